@@ -1,0 +1,452 @@
+//! The compiled form of rule expressions, and its evaluator.
+//!
+//! The rules language parses and type-checks expressions and lowers them to [`Expr`], in which
+//! every name is resolved to an index. The kernel evaluates an `Expr` in two ways:
+//!
+//! - at load time, over every combination of its inputs, to fill lookup tables (see
+//!   [`crate::rules`]); the [`Deps`] of an expression say which inputs those are;
+//! - during play, for the few expressions that read the position itself (piece counts, whether
+//!   a player can move), through an [`Env`] backed by the game state.
+//!
+//! Evaluation never panics: a value of the wrong type or a missing piece is an [`EvalError`].
+//! Because tables are filled by evaluating every case, such errors surface when a pack is
+//! loaded, not in the middle of a game.
+
+use crate::cell::Cell;
+use crate::piece::{KindId, Piece, Player};
+use crate::rules::Core;
+
+/// A variable an expression may read. Which ones are bound depends on where the expression is
+/// used (see the rules language guide).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Var {
+    /// The piece that moves (or is placed), standing on its origin cell before the move and on
+    /// its destination after it.
+    Mover,
+    /// The piece being captured.
+    Target,
+    /// The cell a move starts from.
+    From,
+    /// The cell a move ends on (or a piece is placed on).
+    To,
+    /// The player acting: who moves, or who has just moved.
+    Player,
+    /// The other player.
+    Opponent,
+    /// A cell being examined (each jumped cell of a jump).
+    Cell,
+    /// The piece on [`Var::Cell`], possibly none.
+    Occupant,
+    /// Plies played since the last capture.
+    Clock,
+}
+
+/// A value an expression computes.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Value {
+    /// A truth value.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A player.
+    Player(Player),
+    /// A piece standing on a cell.
+    Piece(Piece, Cell),
+    /// The absence of a piece (an empty cell's occupant).
+    NoPiece,
+    /// A cell.
+    Cell(Cell),
+    /// A piece kind.
+    Kind(KindId),
+}
+
+/// A binary operator.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BinOp {
+    /// `and` (short-circuit).
+    And,
+    /// `or` (short-circuit).
+    Or,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (integer division; by zero is an error)
+    Div,
+    /// `%`
+    Rem,
+}
+
+/// A compiled expression.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Expr {
+    /// A constant.
+    Lit(Value),
+    /// A variable.
+    Var(Var),
+    /// An integer attribute of a piece.
+    Attr(Box<Expr>, usize),
+    /// The owner of a piece.
+    Owner(Box<Expr>),
+    /// The cell a piece stands on.
+    CellOf(Box<Expr>),
+    /// The kind of a piece.
+    KindOf(Box<Expr>),
+    /// The row of a cell (0 at the top).
+    Row(Box<Expr>),
+    /// The column of a cell (0 at the left).
+    Col(Box<Expr>),
+    /// Whether a piece is of a kind (false for no piece).
+    Is(Box<Expr>, KindId),
+    /// Whether a piece's kind has a tag (false for no piece).
+    Has(Box<Expr>, usize),
+    /// Whether a cell is in a zone; for an owned zone, in the part of the given player (or in
+    /// any part when no player is given).
+    In(Box<Expr>, usize, Option<Box<Expr>>),
+    /// The other player.
+    OpponentOf(Box<Expr>),
+    /// The number of pieces of a player, optionally of one kind.
+    Count(Box<Expr>, Option<KindId>),
+    /// Whether a player, were it to move now, would have no legal move.
+    NoMoves(Box<Expr>),
+    /// How many pieces of this piece's kind and owner have been placed since the board was
+    /// set up (captured ones included).
+    Placed(Box<Expr>),
+    /// The piece on a cell, possibly none.
+    At(Box<Expr>),
+    /// Whether a cell holds a piece.
+    Occupied(Box<Expr>),
+    /// Logical negation.
+    Not(Box<Expr>),
+    /// Integer negation.
+    Neg(Box<Expr>),
+    /// A binary operation.
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// Why an evaluation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// An attribute, owner or cell of "no piece" was asked for.
+    #[error("there is no piece here (guard the expression with `occupied(...)`)")]
+    NoPiece,
+    /// A value had the wrong type (the checker should have caught it).
+    #[error("expected {expected}, found {found:?}")]
+    Type {
+        /// What the operation needed.
+        expected: &'static str,
+        /// What it got.
+        found: Value,
+    },
+    /// Integer division or remainder by zero, or an overflow.
+    #[error("arithmetic error: division by zero or overflow")]
+    Arithmetic,
+    /// The variable is not bound where this expression is used.
+    #[error("`{0:?}` is not available here")]
+    Unbound(Var),
+    /// The expression reads the position where only static facts are known.
+    #[error("the position is not available here")]
+    NoPosition,
+}
+
+/// What an evaluation can ask of the world beyond the static rules.
+pub trait Env {
+    /// The value of a variable, if bound.
+    fn var(&self, var: Var) -> Option<Value>;
+    /// The piece on a cell.
+    fn piece_at(&self, _cell: Cell) -> Result<Option<Piece>, EvalError> {
+        Err(EvalError::NoPosition)
+    }
+    /// The number of pieces of a player (of one kind, if given).
+    fn count(&self, _player: Player, _kind: Option<KindId>) -> Result<i64, EvalError> {
+        Err(EvalError::NoPosition)
+    }
+    /// Whether the player would have no legal move if it were to move.
+    fn no_moves(&self, _player: Player) -> Result<bool, EvalError> {
+        Err(EvalError::NoPosition)
+    }
+    /// How many pieces like this one have been placed since set-up.
+    fn placed(&self, _piece: Piece) -> Result<i64, EvalError> {
+        Err(EvalError::NoPosition)
+    }
+}
+
+/// The inputs an expression reads, as a bit set.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Deps(pub u32);
+
+impl Deps {
+    /// Reads the moving piece (kind, owner or attributes).
+    pub const MOVER: Deps = Deps(1);
+    /// Reads the captured piece.
+    pub const TARGET: Deps = Deps(1 << 1);
+    /// Reads the origin cell (or the mover's cell).
+    pub const FROM: Deps = Deps(1 << 2);
+    /// Reads the destination cell.
+    pub const TO: Deps = Deps(1 << 3);
+    /// Reads the acting player.
+    pub const PLAYER: Deps = Deps(1 << 4);
+    /// Reads the examined cell.
+    pub const CELL: Deps = Deps(1 << 5);
+    /// Reads the examined cell's occupant.
+    pub const OCCUPANT: Deps = Deps(1 << 6);
+    /// Reads the position (board contents, counts, placements, clock).
+    pub const POSITION: Deps = Deps(1 << 7);
+    /// Asks whether a player can move (needs move generation).
+    pub const MOVES: Deps = Deps(1 << 8);
+    /// Reads the target's cell.
+    pub const TARGET_CELL: Deps = Deps(1 << 9);
+    /// Reads a row number.
+    pub const ROW: Deps = Deps(1 << 10);
+    /// Reads a column number.
+    pub const COL: Deps = Deps(1 << 11);
+    /// Compares cells for identity or does arithmetic on them.
+    pub const CELL_IDENTITY: Deps = Deps(1 << 12);
+
+    /// The union.
+    #[must_use]
+    pub const fn or(self, other: Deps) -> Deps {
+        Deps(self.0 | other.0)
+    }
+
+    /// Whether any of `other` is in `self`.
+    pub const fn any(self, other: Deps) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// Whether the expression depends on nothing but the given inputs.
+    pub const fn within(self, allowed: Deps) -> bool {
+        self.0 & !allowed.0 == 0
+    }
+
+    /// Whether the expression reads the position or asks about moves.
+    pub const fn is_dynamic(self) -> bool {
+        self.any(Deps(Deps::POSITION.0 | Deps::MOVES.0))
+    }
+}
+
+impl Expr {
+    /// Boxes `self`, for building trees.
+    pub fn boxed(self) -> Box<Expr> {
+        Box::new(self)
+    }
+
+    /// The inputs this expression reads.
+    pub fn deps(&self) -> Deps {
+        use Expr::*;
+        match self {
+            Lit(_) => Deps::default(),
+            Var(v) => match v {
+                self::Var::Mover => Deps::MOVER,
+                self::Var::Target => Deps::TARGET,
+                self::Var::From => Deps::FROM,
+                self::Var::To => Deps::TO,
+                self::Var::Player | self::Var::Opponent => Deps::PLAYER,
+                self::Var::Cell => Deps::CELL,
+                self::Var::Occupant => Deps::OCCUPANT,
+                self::Var::Clock => Deps::POSITION,
+            },
+            CellOf(e) => {
+                let d = e.deps();
+                // The cell of the mover is the origin; of the target, the target's cell.
+                let mut out = Deps(d.0 & !(Deps::MOVER.0 | Deps::TARGET.0));
+                if d.any(Deps::MOVER) {
+                    out = out.or(Deps::FROM);
+                }
+                if d.any(Deps::TARGET) {
+                    out = out.or(Deps::TARGET_CELL);
+                }
+                if d.any(Deps::OCCUPANT) {
+                    out = out.or(Deps::CELL);
+                }
+                out
+            }
+            Attr(e, _) | Owner(e) | KindOf(e) | Is(e, _) | Has(e, _) | OpponentOf(e) | Not(e)
+            | Neg(e) => e.deps(),
+            Row(e) => e.deps().or(Deps::ROW),
+            Col(e) => e.deps().or(Deps::COL),
+            In(c, _, p) => c.deps().or(p.as_ref().map_or(Deps::default(), |p| p.deps())),
+            Count(p, _) | Placed(p) => p.deps().or(Deps::POSITION),
+            At(c) | Occupied(c) => c.deps().or(Deps::POSITION),
+            NoMoves(p) => p.deps().or(Deps::MOVES),
+            Bin(op, a, b) => {
+                let d = a.deps().or(b.deps());
+                let cellish = matches!(
+                    (a.as_ref(), b.as_ref()),
+                    (CellOf(_) | Var(self::Var::From | self::Var::To | self::Var::Cell), _)
+                        | (_, CellOf(_) | Var(self::Var::From | self::Var::To | self::Var::Cell))
+                );
+                if cellish && !matches!(op, BinOp::And | BinOp::Or) {
+                    d.or(Deps::CELL_IDENTITY)
+                } else {
+                    d
+                }
+            }
+            If(c, a, b) => c.deps().or(a.deps()).or(b.deps()),
+        }
+    }
+
+    /// Evaluates the expression.
+    pub fn eval(&self, core: &Core, env: &dyn Env) -> Result<Value, EvalError> {
+        use Expr::*;
+        Ok(match self {
+            Lit(v) => *v,
+            Var(v) => env.var(*v).ok_or(EvalError::Unbound(*v))?,
+            Attr(e, a) => {
+                let (p, _) = piece(e.eval(core, env)?)?;
+                Value::Int(core.attr(p.kind(), *a))
+            }
+            Owner(e) => Value::Player(piece(e.eval(core, env)?)?.0.owner()),
+            CellOf(e) => Value::Cell(piece(e.eval(core, env)?)?.1),
+            KindOf(e) => Value::Kind(piece(e.eval(core, env)?)?.0.kind()),
+            Row(e) => Value::Int(core.geometry().row(cell(e.eval(core, env)?)?) as i64),
+            Col(e) => Value::Int(core.geometry().col(cell(e.eval(core, env)?)?) as i64),
+            Is(e, k) => Value::Bool(match e.eval(core, env)? {
+                Value::Piece(p, _) => p.kind() == *k,
+                Value::NoPiece => false,
+                other => return Err(type_error("a piece", other)),
+            }),
+            Has(e, t) => Value::Bool(match e.eval(core, env)? {
+                Value::Piece(p, _) => core.has_tag(p.kind(), *t),
+                Value::NoPiece => false,
+                other => return Err(type_error("a piece", other)),
+            }),
+            In(c, z, owner) => {
+                let c = cell(c.eval(core, env)?)?;
+                let owner = match owner {
+                    Some(p) => Some(player(p.eval(core, env)?)?),
+                    None => None,
+                };
+                Value::Bool(core.in_zone(c, *z, owner))
+            }
+            OpponentOf(p) => Value::Player(player(p.eval(core, env)?)?.other()),
+            Count(p, k) => Value::Int(env.count(player(p.eval(core, env)?)?, *k)?),
+            NoMoves(p) => Value::Bool(env.no_moves(player(p.eval(core, env)?)?)?),
+            Placed(p) => Value::Int(env.placed(piece(p.eval(core, env)?)?.0)?),
+            At(c) => {
+                let c = cell(c.eval(core, env)?)?;
+                match env.piece_at(c)? {
+                    Some(p) => Value::Piece(p, c),
+                    None => Value::NoPiece,
+                }
+            }
+            Occupied(c) => Value::Bool(env.piece_at(cell(c.eval(core, env)?)?)?.is_some()),
+            Not(e) => Value::Bool(!boolean(e.eval(core, env)?)?),
+            Neg(e) => Value::Int(
+                int(e.eval(core, env)?)?
+                    .checked_neg()
+                    .ok_or(EvalError::Arithmetic)?,
+            ),
+            Bin(BinOp::And, a, b) => {
+                Value::Bool(boolean(a.eval(core, env)?)? && boolean(b.eval(core, env)?)?)
+            }
+            Bin(BinOp::Or, a, b) => {
+                Value::Bool(boolean(a.eval(core, env)?)? || boolean(b.eval(core, env)?)?)
+            }
+            Bin(op, a, b) => binary(*op, a.eval(core, env)?, b.eval(core, env)?)?,
+            If(c, a, b) => {
+                if boolean(c.eval(core, env)?)? {
+                    a.eval(core, env)?
+                } else {
+                    b.eval(core, env)?
+                }
+            }
+        })
+    }
+
+    /// Evaluates an expression that must give a truth value.
+    pub fn test(&self, core: &Core, env: &dyn Env) -> Result<bool, EvalError> {
+        boolean(self.eval(core, env)?)
+    }
+}
+
+fn type_error(expected: &'static str, found: Value) -> EvalError {
+    EvalError::Type { expected, found }
+}
+
+fn piece(v: Value) -> Result<(Piece, Cell), EvalError> {
+    match v {
+        Value::Piece(p, c) => Ok((p, c)),
+        Value::NoPiece => Err(EvalError::NoPiece),
+        other => Err(type_error("a piece", other)),
+    }
+}
+
+fn cell(v: Value) -> Result<Cell, EvalError> {
+    match v {
+        Value::Cell(c) => Ok(c),
+        Value::Piece(_, c) => Ok(c),
+        other => Err(type_error("a cell", other)),
+    }
+}
+
+fn player(v: Value) -> Result<Player, EvalError> {
+    match v {
+        Value::Player(p) => Ok(p),
+        Value::Piece(p, _) => Ok(p.owner()),
+        other => Err(type_error("a player", other)),
+    }
+}
+
+fn boolean(v: Value) -> Result<bool, EvalError> {
+    match v {
+        Value::Bool(b) => Ok(b),
+        other => Err(type_error("true or false", other)),
+    }
+}
+
+fn int(v: Value) -> Result<i64, EvalError> {
+    match v {
+        Value::Int(i) => Ok(i),
+        other => Err(type_error("a number", other)),
+    }
+}
+
+fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
+    use BinOp::*;
+    Ok(match op {
+        Eq => Value::Bool(a == b),
+        Ne => Value::Bool(a != b),
+        Lt | Le | Gt | Ge => {
+            let (x, y) = (int(a)?, int(b)?);
+            Value::Bool(match op {
+                Lt => x < y,
+                Le => x <= y,
+                Gt => x > y,
+                _ => x >= y,
+            })
+        }
+        Add | Sub | Mul | Div | Rem => {
+            let (x, y) = (int(a)?, int(b)?);
+            let r = match op {
+                Add => x.checked_add(y),
+                Sub => x.checked_sub(y),
+                Mul => x.checked_mul(y),
+                Div => x.checked_div(y),
+                _ => x.checked_rem(y),
+            };
+            Value::Int(r.ok_or(EvalError::Arithmetic)?)
+        }
+        And | Or => Value::Bool(if op == And {
+            boolean(a)? && boolean(b)?
+        } else {
+            boolean(a)? || boolean(b)?
+        }),
+    })
+}

@@ -1,0 +1,308 @@
+//! Board geometry: size, which cells exist, the eight compass directions and the neighbour
+//! table, and the human cell notation.
+//!
+//! Human notation names columns `a`, `b`, ... from the left and rows `1`, `2`, ... from the
+//! **bottom**, as on a chess board; the kernel's own coordinates are `(row, col)` with row 0 at
+//! the top, as in the problem statements. Both are offered because designers think in the
+//! first and programs in the second.
+
+use crate::cell::{Cell, CellSet, MAX_COLS, MAX_ROWS};
+use std::fmt;
+
+/// One of the eight compass directions. North is towards row 0 (the top).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Dir {
+    /// Towards row 0.
+    N = 0,
+    /// Up and right.
+    NE = 1,
+    /// Towards the last column.
+    E = 2,
+    /// Down and right.
+    SE = 3,
+    /// Towards the last row.
+    S = 4,
+    /// Down and left.
+    SW = 5,
+    /// Towards column 0.
+    W = 6,
+    /// Up and left.
+    NW = 7,
+}
+
+impl Dir {
+    /// All eight directions, clockwise from north.
+    pub const ALL: [Dir; 8] = [
+        Dir::N,
+        Dir::NE,
+        Dir::E,
+        Dir::SE,
+        Dir::S,
+        Dir::SW,
+        Dir::W,
+        Dir::NW,
+    ];
+
+    /// The `(row, col)` offset of one step in this direction.
+    pub const fn delta(self) -> (i8, i8) {
+        match self {
+            Dir::N => (-1, 0),
+            Dir::NE => (-1, 1),
+            Dir::E => (0, 1),
+            Dir::SE => (1, 1),
+            Dir::S => (1, 0),
+            Dir::SW => (1, -1),
+            Dir::W => (0, -1),
+            Dir::NW => (-1, -1),
+        }
+    }
+
+    /// The direction turned clockwise by `eighths` eighths of a turn.
+    pub const fn rotate(self, eighths: u8) -> Dir {
+        Dir::ALL[((self as u8 + eighths) & 7) as usize]
+    }
+
+    /// The direction with this index (`0..8`, clockwise from north).
+    pub const fn from_index(i: u8) -> Dir {
+        Dir::ALL[(i & 7) as usize]
+    }
+}
+
+/// A set of directions, as a bit mask over [`Dir`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct DirSet(pub u8);
+
+impl DirSet {
+    /// Whether `dir` is in the set.
+    pub const fn contains(self, dir: Dir) -> bool {
+        self.0 & (1 << dir as u8) != 0
+    }
+
+    /// The set with `dir` added.
+    #[must_use]
+    pub const fn with(self, dir: Dir) -> DirSet {
+        DirSet(self.0 | (1 << dir as u8))
+    }
+
+    /// The directions of the set, clockwise from north.
+    pub fn iter(self) -> impl Iterator<Item = Dir> {
+        Dir::ALL.into_iter().filter(move |d| self.contains(*d))
+    }
+}
+
+/// The value in a neighbour table meaning "no cell there".
+pub const NO_CELL: u8 = u8::MAX;
+
+/// The shape of a board: its size and which of its cells exist.
+///
+/// Cells outside `on_board` (for boards that are not rectangles) can hold no piece and have no
+/// neighbours; they still have an index, so that rows keep their width.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    rows: u8,
+    cols: u8,
+    on_board: CellSet,
+    /// `neighbours[cell * 8 + dir]`: the adjacent cell, or [`NO_CELL`].
+    neighbours: Vec<u8>,
+}
+
+/// A board size or shape that cannot be.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GeometryError {
+    /// Rows or columns out of range.
+    #[error("a board must have 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} columns, not {rows}x{cols}")]
+    Size {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+}
+
+impl Geometry {
+    /// A rectangular board of `rows` x `cols` cells, all of them on the board.
+    pub fn new(rows: usize, cols: usize) -> Result<Geometry, GeometryError> {
+        if rows == 0 || cols == 0 || rows > MAX_ROWS || cols > MAX_COLS {
+            return Err(GeometryError::Size { rows, cols });
+        }
+        let all = (0..rows * cols).map(|i| Cell(i as u8)).collect();
+        Ok(Geometry::with_cells(rows as u8, cols as u8, all))
+    }
+
+    /// The same board with only the cells of `on_board` (a subset of the rectangle) playable.
+    #[must_use]
+    pub fn restricted(&self, on_board: CellSet) -> Geometry {
+        Geometry::with_cells(self.rows, self.cols, on_board.intersection(&self.on_board))
+    }
+
+    fn with_cells(rows: u8, cols: u8, on_board: CellSet) -> Geometry {
+        let n = rows as usize * cols as usize;
+        let mut neighbours = vec![NO_CELL; n * 8];
+        for cell in on_board.iter() {
+            let (r, c) = (cell.0 / cols, cell.0 % cols);
+            for dir in Dir::ALL {
+                let (dr, dc) = dir.delta();
+                let (nr, nc) = (r as i16 + dr as i16, c as i16 + dc as i16);
+                if nr < 0 || nc < 0 || nr >= rows as i16 || nc >= cols as i16 {
+                    continue;
+                }
+                let next = Cell((nr as u8) * cols + nc as u8);
+                if on_board.contains(next) {
+                    neighbours[cell.index() * 8 + dir as usize] = next.0;
+                }
+            }
+        }
+        Geometry {
+            rows,
+            cols,
+            on_board,
+            neighbours,
+        }
+    }
+
+    /// Number of rows.
+    #[inline]
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// Number of columns.
+    #[inline]
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    /// Number of cells of the rectangle, on the board or not.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.rows as usize * self.cols as usize
+    }
+
+    /// Whether the board has no cells (never true for a built geometry).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.on_board.is_empty()
+    }
+
+    /// The cells that exist.
+    #[inline]
+    pub fn cells(&self) -> &CellSet {
+        &self.on_board
+    }
+
+    /// Whether `cell` exists on this board.
+    #[inline]
+    pub fn contains(&self, cell: Cell) -> bool {
+        cell.index() < self.len() && self.on_board.contains(cell)
+    }
+
+    /// The cell at `(row, col)`, if it is on the board. Takes signed values so that callers can
+    /// pass untrusted coordinates.
+    pub fn cell(&self, row: i64, col: i64) -> Option<Cell> {
+        if row < 0 || col < 0 || row >= self.rows as i64 || col >= self.cols as i64 {
+            return None;
+        }
+        let cell = Cell((row as u8) * self.cols + col as u8);
+        self.on_board.contains(cell).then_some(cell)
+    }
+
+    /// The cell at `(row, col)` of the rectangle, whether or not it is on the board.
+    pub fn rect_cell(&self, row: usize, col: usize) -> Option<Cell> {
+        (row < self.rows() && col < self.cols()).then(|| Cell((row * self.cols()) as u8 + col as u8))
+    }
+
+    /// Row of `cell` (0 at the top).
+    #[inline]
+    pub fn row(&self, cell: Cell) -> usize {
+        cell.index() / self.cols as usize
+    }
+
+    /// Column of `cell` (0 at the left).
+    #[inline]
+    pub fn col(&self, cell: Cell) -> usize {
+        cell.index() % self.cols as usize
+    }
+
+    /// The cell next to `cell` in direction `dir`, if there is one.
+    #[inline]
+    pub fn neighbour(&self, cell: Cell, dir: Dir) -> Option<Cell> {
+        let n = self.neighbours[cell.index() * 8 + dir as usize];
+        (n != NO_CELL).then_some(Cell(n))
+    }
+
+    /// The human name of a cell: column letter, then row number counted from the bottom
+    /// (`(0,0)` on a 9-row board is `a9`).
+    pub fn name(&self, cell: Cell) -> CellName {
+        CellName {
+            col: self.col(cell) as u8,
+            rank: (self.rows() - self.row(cell)) as u8,
+        }
+    }
+
+    /// Parses a human cell name such as `a9` or `p16`. The cell must exist.
+    pub fn parse_cell(&self, text: &str) -> Option<Cell> {
+        let mut chars = text.chars();
+        let letter = chars.next()?;
+        if !letter.is_ascii_lowercase() {
+            return None;
+        }
+        let digits = chars.as_str();
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0')
+        {
+            return None;
+        }
+        let rank: i64 = digits.parse().ok()?;
+        let col = (letter as u8 - b'a') as i64;
+        self.cell(self.rows as i64 - rank, col)
+    }
+}
+
+/// The human name of a cell (`a9`), as returned by [`Geometry::name`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct CellName {
+    col: u8,
+    rank: u8,
+}
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col) as char, self.rank)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_and_names() {
+        let g = Geometry::new(9, 7).unwrap();
+        let a9 = g.cell(0, 0).unwrap();
+        assert_eq!(g.name(a9).to_string(), "a9");
+        assert_eq!(g.parse_cell("a9"), Some(a9));
+        assert_eq!(g.parse_cell("g1"), g.cell(8, 6));
+        assert_eq!(g.parse_cell("h1"), None);
+        assert_eq!(g.parse_cell("a10"), None);
+        assert_eq!(g.parse_cell("a0"), None);
+        assert_eq!(g.neighbour(a9, Dir::N), None);
+        assert_eq!(g.neighbour(a9, Dir::S), g.cell(1, 0));
+        assert_eq!(g.neighbour(a9, Dir::SE), g.cell(1, 1));
+        assert_eq!(g.cell(-1, 0), None);
+        assert!(Geometry::new(17, 3).is_err());
+        assert_eq!(Dir::N.rotate(2), Dir::E);
+        assert_eq!(Dir::W.rotate(4), Dir::E);
+    }
+
+    #[test]
+    fn restricted_boards_have_holes() {
+        let g = Geometry::new(3, 3).unwrap();
+        let mut cells = *g.cells();
+        cells.remove(Cell(4));
+        let h = g.restricted(cells);
+        assert!(!h.contains(Cell(4)));
+        assert_eq!(h.cell(1, 1), None);
+        assert_eq!(h.neighbour(Cell(1), Dir::S), None);
+        assert_eq!(h.neighbour(Cell(1), Dir::E), Some(Cell(2)));
+    }
+}

@@ -1,0 +1,31 @@
+//! The Ply kernel: everything a grid board game needs at run time, and nothing about any
+//! particular game.
+//!
+//! A game arrives as a [`RulesSpec`] (built by a front end such as the `ply-lang` crate from a
+//! rule pack). [`Rules::new`] checks it and compiles its predicates into lookup tables.
+//! [`Position`] is the fast state: legal moves without allocation, make and unmake, perft and
+//! random playouts. [`Game`] wraps a position for moves from outside: it explains a refused
+//! move by the name of the rule that refused it, and keeps undo and redo.
+//!
+//! The kernel does no parsing of rule packs and no file I/O.
+#![deny(missing_docs)]
+
+mod cell;
+pub mod expr;
+mod game;
+mod geometry;
+mod moves;
+pub mod notation;
+mod piece;
+mod position;
+mod render;
+pub mod rules;
+
+pub use cell::{Cell, CellSet, MAX_CELLS, MAX_COLS, MAX_ROWS};
+pub use game::{Game, MoveError, PlaceError, Reason, Status};
+pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
+pub use moves::{Move, MoveList};
+pub use notation::{NotationError, PositionError, move_text, parse_path};
+pub use piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
+pub use position::{Playout, Position, Undo};
+pub use rules::{Outcome, Rules, RulesError, RulesSpec};

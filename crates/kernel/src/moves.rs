@@ -1,0 +1,190 @@
+//! Moves and move lists.
+//!
+//! A [`Move`] is 16 bytes and `Copy`: origin, destination, the pattern that made it, and for a
+//! hop chain the direction of each hop (three bits each), from which the path and the captured
+//! cells are recomputed. A [`MoveList`] holds moves without allocating in all ordinary cases.
+
+use crate::cell::Cell;
+use crate::geometry::Dir;
+use crate::rules::{MAX_HOPS, Rules};
+use arrayvec::ArrayVec;
+
+/// A move of one piece: a step, a jump, or a hop chain.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    pub(crate) dirs: u64,
+    pub(crate) from: Cell,
+    pub(crate) to: Cell,
+    pub(crate) rule: u8,
+    /// Bit 7: captures by displacement. Bits 0..5: number of hops.
+    pub(crate) meta: u8,
+}
+
+const CAPTURE: u8 = 0x80;
+
+impl Move {
+    #[inline]
+    pub(crate) fn simple(from: Cell, to: Cell, rule: u8, capture: bool) -> Move {
+        Move {
+            dirs: 0,
+            from,
+            to,
+            rule,
+            meta: if capture { CAPTURE } else { 0 },
+        }
+    }
+
+    #[inline]
+    pub(crate) fn hop(from: Cell, to: Cell, rule: u8, dir: u8) -> Move {
+        Move {
+            dirs: dir as u64,
+            from,
+            to,
+            rule,
+            meta: 1,
+        }
+    }
+
+    /// This hop chain extended by one more hop in `dir`, landing on `to`.
+    #[inline]
+    pub(crate) fn extended(self, to: Cell, dir: u8) -> Move {
+        let n = self.hops();
+        Move {
+            dirs: self.dirs | (dir as u64) << (3 * n),
+            to,
+            meta: self.meta + 1,
+            ..self
+        }
+    }
+
+    /// The cell the piece leaves.
+    #[inline]
+    pub fn from(&self) -> Cell {
+        self.from
+    }
+
+    /// The cell the piece ends on.
+    #[inline]
+    pub fn to(&self) -> Cell {
+        self.to
+    }
+
+    /// The number of hops (0 for a step or a jump).
+    #[inline]
+    pub fn hops(&self) -> usize {
+        (self.meta & 0x3f) as usize
+    }
+
+    /// Whether the move captures: by moving onto an enemy piece, or by hopping over one.
+    #[inline]
+    pub fn is_capture(&self) -> bool {
+        self.meta & CAPTURE != 0 || self.hops() > 0
+    }
+
+    /// Index of the move pattern that produced this move.
+    #[inline]
+    pub fn pattern(&self) -> usize {
+        self.rule as usize
+    }
+
+    #[inline]
+    pub(crate) fn hop_dir(&self, i: usize) -> Dir {
+        Dir::from_index(((self.dirs >> (3 * i)) & 7) as u8)
+    }
+
+    /// The cells the piece visits: origin, each landing cell, destination last.
+    pub fn path(&self, rules: &Rules) -> ArrayVec<Cell, { MAX_HOPS + 1 }> {
+        let mut out = ArrayVec::new();
+        out.push(self.from);
+        if self.hops() == 0 {
+            out.push(self.to);
+            return out;
+        }
+        let g = rules.geometry();
+        let mut cur = self.from;
+        for i in 0..self.hops() {
+            let d = self.hop_dir(i);
+            let Some(land) = g.neighbour(cur, d).and_then(|o| g.neighbour(o, d)) else {
+                break;
+            };
+            out.push(land);
+            cur = land;
+        }
+        out
+    }
+
+    /// The cells of the pieces a hop chain jumps over, in order (empty for other moves).
+    pub fn hopped(&self, rules: &Rules) -> ArrayVec<Cell, MAX_HOPS> {
+        let mut out = ArrayVec::new();
+        let g = rules.geometry();
+        let mut cur = self.from;
+        for i in 0..self.hops() {
+            let d = self.hop_dir(i);
+            let Some(over) = g.neighbour(cur, d) else {
+                break;
+            };
+            out.push(over);
+            let Some(land) = g.neighbour(over, d) else {
+                break;
+            };
+            cur = land;
+        }
+        out
+    }
+}
+
+/// A list of moves that lives on the stack. It spills to the heap only past 256 moves, which
+/// none of the shipped games reaches.
+#[derive(Clone, Debug, Default)]
+pub struct MoveList {
+    inline: ArrayVec<Move, 256>,
+    spill: Vec<Move>,
+}
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList::default()
+    }
+
+    /// Adds a move.
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        if let Err(e) = self.inline.try_push(m) {
+            self.spill.push(e.element());
+        }
+    }
+
+    /// The number of moves.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.inline.len() + self.spill.len()
+    }
+
+    /// Whether there are none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.inline.is_empty()
+    }
+
+    /// Removes all moves.
+    pub fn clear(&mut self) {
+        self.inline.clear();
+        self.spill.clear();
+    }
+
+    /// The `i`-th move.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<Move> {
+        if i < self.inline.len() {
+            Some(self.inline[i])
+        } else {
+            self.spill.get(i - self.inline.len()).copied()
+        }
+    }
+
+    /// The moves, in generation order.
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.inline.iter().chain(self.spill.iter()).copied()
+    }
+}

@@ -1,0 +1,228 @@
+//! Text forms: the position string, and moves in human notation.
+//!
+//! A position string lists the rows from the top, separated by `/`; in a row, a piece is its
+//! code (`AL`) and a run of empty cells a number; then, after a space, the name of the side to
+//! move; then optional fields: `clock=N` (plies since the last capture, written when the rules
+//! read it), `winner=NAME` or `draw` once the game is over. For example the start of Jungle is
+//! `AL5AT/1AD3AC1/AR1AP1AW1AE/7/7/7/BE1BW1BP1BR/1BC3BD1/BT5BL A`.
+//!
+//! A move is written as its path of cells in human notation, joined by `-` for a plain move
+//! and `x` for a capture: `a7-a6`, `a3xa4`, `c1xc3xe3` for a hop chain.
+
+use crate::cell::Cell;
+use crate::moves::Move;
+use crate::piece::{PLAYERS, Player};
+use crate::position::{Position, State};
+use crate::rules::{Outcome, Rules};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// A position string that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad position string at character {}: {message}", .offset + 1)]
+pub struct PositionError {
+    /// Byte offset of the problem in the string.
+    pub offset: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn err(offset: usize, message: impl Into<String>) -> PositionError {
+    PositionError {
+        offset,
+        message: message.into(),
+    }
+}
+
+impl Position {
+    /// Writes the position string.
+    pub fn to_position_string(&self) -> String {
+        let rules = &self.rules;
+        let g = rules.geometry();
+        let core = rules.core();
+        let mut out = String::new();
+        for r in 0..g.rows() {
+            if r > 0 {
+                out.push('/');
+            }
+            let mut run = 0;
+            for c in 0..g.cols() {
+                let cell = g.rect_cell(r, c).unwrap_or(Cell(0));
+                match self.piece_at(cell) {
+                    Some(p) => {
+                        if run > 0 {
+                            let _ = write!(out, "{run}");
+                            run = 0;
+                        }
+                        out.push_str(core.code(p));
+                    }
+                    None => run += 1,
+                }
+            }
+            if run > 0 {
+                let _ = write!(out, "{run}");
+            }
+        }
+        out.push(' ');
+        out.push_str(core.player_name(self.side_to_move()));
+        if rules.uses_clock {
+            let _ = write!(out, " clock={}", self.clock());
+        }
+        match self.decided() {
+            Some(Outcome::Win(p)) => {
+                let _ = write!(out, " winner={}", core.player_name(p));
+            }
+            Some(Outcome::Draw) => out.push_str(" draw"),
+            None => {}
+        }
+        out
+    }
+
+    /// Reads a position string.
+    pub fn from_position_string(rules: Arc<Rules>, text: &str) -> Result<Position, PositionError> {
+        let mut state = State::empty(&rules);
+        let core = rules.core();
+        let g = rules.geometry();
+        let mut codes: Vec<(&str, crate::piece::Piece)> =
+            core.all_pieces().map(|p| (core.code(p), p)).collect();
+        codes.sort_by_key(|(c, _)| std::cmp::Reverse(c.len()));
+
+        let board_end = text.find(' ').unwrap_or(text.len());
+        let board = &text[..board_end];
+        let mut row = 0usize;
+        let mut col = 0usize;
+        let mut i = 0usize;
+        let bytes = board.as_bytes();
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b == b'/' {
+                if col != g.cols() {
+                    return Err(err(i, format!("row {} has {col} cells, not {}", row + 1, g.cols())));
+                }
+                row += 1;
+                col = 0;
+                if row >= g.rows() {
+                    return Err(err(i, format!("more than {} rows", g.rows())));
+                }
+                i += 1;
+            } else if b.is_ascii_digit() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let n: usize = board[start..i].parse().map_err(|_| err(start, "bad number"))?;
+                if n == 0 {
+                    return Err(err(start, "a run of empty cells cannot be 0"));
+                }
+                col += n;
+                if col > g.cols() {
+                    return Err(err(start, format!("row {} is wider than {} cells", row + 1, g.cols())));
+                }
+            } else {
+                let rest = &board[i..];
+                let Some((code, piece)) = codes.iter().find(|(c, _)| rest.starts_with(c)) else {
+                    let shown: String = rest.chars().take(3).collect();
+                    return Err(err(i, format!("`{shown}` is not a piece code of {}", core.name())));
+                };
+                if col >= g.cols() {
+                    return Err(err(i, format!("row {} is wider than {} cells", row + 1, g.cols())));
+                }
+                let cell = g.rect_cell(row, col).unwrap_or(Cell(0));
+                if !g.contains(cell) {
+                    return Err(err(i, format!("{code} stands on a cell that is not on the board")));
+                }
+                state.put(&rules, *piece, cell);
+                col += 1;
+                i += code.len();
+            }
+        }
+        if row + 1 != g.rows() || col != g.cols() {
+            return Err(err(
+                board_end,
+                format!("the board must have {} rows of {} cells", g.rows(), g.cols()),
+            ));
+        }
+        let mut fields = text[board_end..].split(' ').filter(|f| !f.is_empty());
+        let side_name = fields
+            .next()
+            .ok_or_else(|| err(text.len(), "the side to move is missing"))?;
+        let side = core.player_by_name(side_name).ok_or_else(|| {
+            let names: Vec<&str> = (0..PLAYERS as u8).map(|p| core.player_name(Player(p))).collect();
+            err(board_end + 1, format!("`{side_name}` is not a player (expected {})", names.join(" or ")))
+        })?;
+        state.set_side(&rules, side);
+        for f in fields {
+            let at = text.find(f).unwrap_or(0);
+            if let Some(n) = f.strip_prefix("clock=") {
+                state.clock = n.parse().map_err(|_| err(at, format!("bad clock `{n}`")))?;
+            } else if let Some(name) = f.strip_prefix("winner=") {
+                let p = core
+                    .player_by_name(name)
+                    .ok_or_else(|| err(at, format!("`{name}` is not a player")))?;
+                state.outcome = Some(Outcome::Win(p));
+            } else if f == "draw" {
+                state.outcome = Some(Outcome::Draw);
+            } else {
+                return Err(err(at, format!("unknown field `{f}` (expected clock=N, winner=NAME or draw)")));
+            }
+        }
+        Ok(Position { rules, state })
+    }
+}
+
+/// A move in human notation: `a7-a6`, `a3xa4`, `c1xc3xe3`.
+pub fn move_text(rules: &Rules, m: &Move) -> String {
+    let g = rules.geometry();
+    let sep = if m.is_capture() { "x" } else { "-" };
+    m.path(rules)
+        .iter()
+        .map(|c| g.name(*c).to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// Text that is not a move in notation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}` is not a move: {message}")]
+pub struct NotationError {
+    /// The text.
+    pub text: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads a move's path from notation (`a7-a6`, `a7a6`, `c1xc3xe3`); the cells must exist.
+pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError> {
+    let g = rules.geometry();
+    let bad = |message: String| NotationError {
+        text: text.to_string(),
+        message,
+    };
+    let t = text.trim();
+    let mut cells = Vec::new();
+    let mut i = 0;
+    let b = t.as_bytes();
+    while i < b.len() {
+        if matches!(b[i], b'-' | b'x' | b':') && !cells.is_empty() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        if !b[i].is_ascii_lowercase() {
+            return Err(bad(format!("expected a cell such as `a1` at `{}`", &t[i..])));
+        }
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let name = &t[start..i];
+        let cell = g
+            .parse_cell(name)
+            .ok_or_else(|| bad(format!("`{name}` is not a cell of this board")))?;
+        cells.push(cell);
+    }
+    if cells.len() < 2 {
+        return Err(bad("a move needs at least two cells".into()));
+    }
+    Ok(cells)
+}

@@ -1,0 +1,769 @@
+//! The game state, move generation, and make/unmake.
+//!
+//! [`Position`] is a board of piece bytes, one occupancy bitboard per player, piece counts, the
+//! side to move, a ply clock, a Zobrist key and the outcome, all updated incrementally. Move
+//! generation walks the side's occupancy bitboard (so it costs O(pieces)), and for each piece
+//! the precomputed target list of its kind and cell; make and unmake touch only the cells the
+//! move involves. Neither allocates.
+
+use crate::cell::{Cell, CellSet, MAX_CELLS};
+use crate::expr::{Env, EvalError, Value, Var};
+use crate::moves::{Move, MoveList};
+use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
+use crate::rules::{
+    CaptureMode, Check, CompiledMove, EndCheck, HOP, JUMP, MAX_HOPS, Outcome, Rules, Target,
+};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// What [`Position::make`] returns so that [`Position::unmake`] can restore the position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: [u8; MAX_HOPS],
+    clock: u16,
+    outcome: Option<Outcome>,
+}
+
+/// The pieces on the board and everything else a game's future depends on.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct State {
+    pub board: [u8; MAX_CELLS],
+    pub occupied: [CellSet; PLAYERS],
+    pub counts: [u16; PIECE_CODES],
+    pub totals: [u16; PLAYERS],
+    pub side: Player,
+    pub clock: u16,
+    pub hash: u64,
+    pub outcome: Option<Outcome>,
+}
+
+/// A position of a game: the rules, the pieces, the side to move.
+///
+/// Cloning a position copies the state (about 700 bytes) and shares the rules.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) state: State,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        Arc::ptr_eq(&self.rules, &other.rules) && self.state == other.state
+    }
+}
+
+impl Eq for Position {}
+
+impl State {
+    pub fn empty(rules: &Rules) -> State {
+        State {
+            board: [0; MAX_CELLS],
+            occupied: [CellSet::EMPTY; PLAYERS],
+            counts: [0; PIECE_CODES],
+            totals: [0; PLAYERS],
+            side: Player::FIRST,
+            clock: 0,
+            hash: 0,
+            outcome: None,
+        }
+        .with_side_hash(rules)
+    }
+
+    fn with_side_hash(mut self, rules: &Rules) -> State {
+        if self.side != Player::FIRST {
+            self.hash ^= rules.zobrist_side;
+        }
+        self
+    }
+
+    #[inline]
+    pub fn put(&mut self, rules: &Rules, piece: Piece, cell: Cell) {
+        self.board[cell.index()] = piece.0;
+        self.occupied[piece.owner().index()].insert(cell);
+        self.counts[piece.code()] += 1;
+        self.totals[piece.owner().index()] += 1;
+        self.hash ^= rules.zobrist[piece.code() * MAX_CELLS + cell.index()];
+    }
+
+    #[inline]
+    pub fn take(&mut self, rules: &Rules, cell: Cell) -> u8 {
+        let code = self.board[cell.index()];
+        if code != 0 {
+            let piece = Piece(code);
+            self.board[cell.index()] = 0;
+            self.occupied[piece.owner().index()].remove(cell);
+            self.counts[piece.code()] -= 1;
+            self.totals[piece.owner().index()] -= 1;
+            self.hash ^= rules.zobrist[piece.code() * MAX_CELLS + cell.index()];
+        }
+        code
+    }
+
+    pub fn set_side(&mut self, rules: &Rules, side: Player) {
+        if side != self.side {
+            self.hash ^= rules.zobrist_side;
+            self.side = side;
+        }
+    }
+
+    #[inline]
+    fn owner_of(code: u8) -> Player {
+        Piece(code).owner()
+    }
+
+    /// Generates the legal moves of `side` (as if it were to move), calling `f` for each.
+    pub fn generate<B>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if self.outcome.is_some() {
+            return ControlFlow::Continue(());
+        }
+        for from in self.occupied[side.index()].iter() {
+            self.generate_from(rules, side, from, f)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Generates the legal moves of the piece on `from`, which belongs to `side`.
+    #[inline]
+    pub fn generate_from<B>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        from: Cell,
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let pc = self.board[from.index()];
+        for t in rules.targets(pc, from.0) {
+            let m = &rules.moves[t.rule as usize];
+            if t.kind == HOP {
+                self.hop(rules, m, t, pc, from, side, f)?;
+                continue;
+            }
+            if t.kind == JUMP && self.jump_blocked(rules, m, t, pc) {
+                continue;
+            }
+            let occ = self.board[t.to as usize];
+            let to = Cell(t.to);
+            if occ == 0 {
+                if m.mode != CaptureMode::Capturing && self.dynamic_enter_ok(rules, m, pc, from, to) {
+                    f(Move::simple(from, to, t.rule, false))?;
+                }
+            } else if State::owner_of(occ) != side
+                && m.mode != CaptureMode::Quiet
+                && self.capture_ok(rules, m, pc, from, occ, to, to)
+                && self.dynamic_enter_ok(rules, m, pc, from, to)
+            {
+                f(Move::simple(from, to, t.rule, true))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn jump_blocked(&self, rules: &Rules, m: &CompiledMove, t: &Target, pc: u8) -> bool {
+        let start = t.jumped_start as usize;
+        let cells = &rules.jumped[start..start + t.jumped_len as usize];
+        if let Some(table) = &m.blocked.table {
+            for &c in cells {
+                let occ = self.board[c as usize] as usize;
+                if table.get([pc as usize, rules.class(c), occ, 0, 0]) {
+                    return true;
+                }
+            }
+        }
+        if !m.blocked.dynamic.is_empty() {
+            for &c in cells {
+                let occ = self.board[c as usize];
+                let env = PlayEnv {
+                    rules,
+                    state: self,
+                    mover: Some(Value::Piece(Piece(pc), Cell(c))),
+                    player: Piece(pc).owner(),
+                    cell: Some(Cell(c)),
+                    occupant: Some(match Piece::from_code(occ) {
+                        Some(o) => Value::Piece(o, Cell(c)),
+                        None => Value::NoPiece,
+                    }),
+                    ..PlayEnv::new(rules, self, Piece(pc).owner())
+                };
+                if m.blocked.dynamic.iter().any(|e| e.test(&rules.core, &env).unwrap_or(true)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn capture_ok(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        pc: u8,
+        from: Cell,
+        occ: u8,
+        target_cell: Cell,
+        to: Cell,
+    ) -> bool {
+        check_capture(rules, &m.capture, pc, from, occ, target_cell, to)
+            && (m.capture.dynamic.is_empty() || {
+                let env = PlayEnv {
+                    mover: Some(Value::Piece(Piece(pc), from)),
+                    target: Some(Value::Piece(Piece(occ), target_cell)),
+                    from: Some(from),
+                    to: Some(to),
+                    ..PlayEnv::new(rules, self, Piece(pc).owner())
+                };
+                m.capture
+                    .dynamic
+                    .iter()
+                    .all(|e| e.test(&rules.core, &env).unwrap_or(false))
+            })
+    }
+
+    #[inline]
+    fn dynamic_enter_ok(&self, rules: &Rules, m: &CompiledMove, pc: u8, from: Cell, to: Cell) -> bool {
+        m.dynamic_enter.is_empty() || {
+            let env = PlayEnv {
+                mover: Some(Value::Piece(Piece(pc), from)),
+                from: Some(from),
+                to: Some(to),
+                ..PlayEnv::new(rules, self, Piece(pc).owner())
+            };
+            m.dynamic_enter
+                .iter()
+                .all(|e| e.test(&rules.core, &env).unwrap_or(false))
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn hop<B>(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        t: &Target,
+        pc: u8,
+        from: Cell,
+        side: Player,
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let occ = self.board[t.over as usize];
+        if occ == 0 || State::owner_of(occ) == side || self.board[t.to as usize] != 0 {
+            return ControlFlow::Continue(());
+        }
+        let (over, to) = (Cell(t.over), Cell(t.to));
+        if !self.capture_ok(rules, m, pc, from, occ, over, to) || !self.dynamic_enter_ok(rules, m, pc, from, to) {
+            return ControlFlow::Continue(());
+        }
+        let mv = Move::hop(from, to, t.rule, t.dir);
+        f(mv)?;
+        if m.chain {
+            let mut vacated = CellSet::EMPTY;
+            vacated.insert(from);
+            vacated.insert(over);
+            self.chain(rules, m, pc, side, mv, vacated, f)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Extends a hop chain from its last landing cell with the same pattern. `vacated` holds
+    /// the cells that count as empty: the origin and every piece already jumped.
+    #[allow(clippy::too_many_arguments)]
+    fn chain<B>(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        pc: u8,
+        side: Player,
+        mv: Move,
+        vacated: CellSet,
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        if mv.hops() >= MAX_HOPS {
+            return ControlFlow::Continue(());
+        }
+        let cur = mv.to;
+        let at = |c: u8| if vacated.contains(Cell(c)) { 0 } else { self.board[c as usize] };
+        for t in rules.targets(pc, cur.0) {
+            if t.kind != HOP || t.rule != mv.rule {
+                continue;
+            }
+            let occ = at(t.over);
+            if occ == 0 || State::owner_of(occ) == side || at(t.to) != 0 {
+                continue;
+            }
+            let (over, to) = (Cell(t.over), Cell(t.to));
+            if !self.capture_ok(rules, m, pc, cur, occ, over, to)
+                || !self.dynamic_enter_ok(rules, m, pc, cur, to)
+            {
+                continue;
+            }
+            let next = mv.extended(to, t.dir);
+            f(next)?;
+            let mut v = vacated;
+            v.insert(over);
+            self.chain(rules, m, pc, side, next, v, f)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Plays a move generated for the side to move.
+    pub fn make(&mut self, rules: &Rules, m: Move) -> Undo {
+        let mut undo = Undo {
+            captured: [0; MAX_HOPS],
+            clock: self.clock,
+            outcome: self.outcome,
+        };
+        let side = self.side;
+        let piece = self.take(rules, m.from);
+        let hops = m.hops();
+        if hops == 0 {
+            undo.captured[0] = self.take(rules, m.to);
+        } else {
+            let g = rules.geometry();
+            let mut cur = m.from;
+            for (i, slot) in undo.captured.iter_mut().enumerate().take(hops) {
+                let d = m.hop_dir(i);
+                // The move was generated on this board, so both cells exist.
+                let over = g.neighbour(cur, d).unwrap_or(cur);
+                *slot = self.take(rules, over);
+                cur = g.neighbour(over, d).unwrap_or(over);
+            }
+        }
+        if piece != 0 {
+            self.put(rules, Piece(piece), m.to);
+        }
+        self.clock = if m.is_capture() { 0 } else { self.clock.saturating_add(1) };
+        self.side = side.other();
+        self.hash ^= rules.zobrist_side;
+        if piece != 0 {
+            self.outcome = self.evaluate_end(rules, Piece(piece), m.from, m.to, side);
+        }
+        undo
+    }
+
+    /// Takes back `m`, which was the last move made, given what `make` returned.
+    pub fn unmake(&mut self, rules: &Rules, m: Move, undo: Undo) {
+        self.side = self.side.other();
+        self.hash ^= rules.zobrist_side;
+        let piece = self.take(rules, m.to);
+        if piece != 0 {
+            self.put(rules, Piece(piece), m.from);
+        }
+        let hops = m.hops();
+        if hops == 0 {
+            if undo.captured[0] != 0 {
+                self.put(rules, Piece(undo.captured[0]), m.to);
+            }
+        } else {
+            let g = rules.geometry();
+            let mut cur = m.from;
+            for i in 0..hops {
+                let d = m.hop_dir(i);
+                let over = g.neighbour(cur, d).unwrap_or(cur);
+                if undo.captured[i] != 0 {
+                    self.put(rules, Piece(undo.captured[i]), over);
+                }
+                cur = g.neighbour(over, d).unwrap_or(over);
+            }
+        }
+        self.clock = undo.clock;
+        self.outcome = undo.outcome;
+    }
+
+    /// The end rules after `piece` of `mover` went from `from` to `to`.
+    fn evaluate_end(
+        &self,
+        rules: &Rules,
+        piece: Piece,
+        from: Cell,
+        to: Cell,
+        mover: Player,
+    ) -> Option<Outcome> {
+        for e in &rules.end {
+            let fired = match &e.check {
+                EndCheck::Arrive(sets) => sets[piece.code()].contains(to),
+                EndCheck::Count(who, kind, op, n) => {
+                    let c = self.count(who.resolve(mover), *kind);
+                    compare(*op, c, *n)
+                }
+                EndCheck::Deferred => break,
+                EndCheck::Dynamic(expr) => {
+                    let env = PlayEnv {
+                        mover: Some(Value::Piece(piece, to)),
+                        from: Some(from),
+                        to: Some(to),
+                        ..PlayEnv::new(rules, self, mover)
+                    };
+                    expr.test(&rules.core, &env).unwrap_or(false)
+                }
+            };
+            if fired {
+                return Some(e.result[mover.index()]);
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn count(&self, player: Player, kind: Option<KindId>) -> i64 {
+        match kind {
+            Some(k) => self.counts[Piece::new(k, player).code()] as i64,
+            None => self.totals[player.index()] as i64,
+        }
+    }
+
+    pub fn has_move(&self, rules: &Rules, side: Player) -> bool {
+        self.generate(rules, side, &mut |_| ControlFlow::Break(())).is_break()
+    }
+
+    /// The outcome, resolving deferred "no legal move" rules.
+    pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
+        if self.outcome.is_some() {
+            return self.outcome;
+        }
+        let i = rules.deferred?;
+        (!self.has_move(rules, self.side)).then(|| rules.end[i].result[self.side.other().index()])
+    }
+}
+
+#[inline]
+fn check_capture(rules: &Rules, c: &Check, pc: u8, from: Cell, occ: u8, tcell: Cell, to: Cell) -> bool {
+    match &c.table {
+        Some(t) => t.get([
+            pc as usize,
+            rules.class(from.0),
+            occ as usize,
+            rules.class(tcell.0),
+            rules.class(to.0),
+        ]),
+        None => true,
+    }
+}
+
+#[inline]
+fn compare(op: crate::expr::BinOp, a: i64, b: i64) -> bool {
+    use crate::expr::BinOp::*;
+    match op {
+        Eq => a == b,
+        Ne => a != b,
+        Lt => a < b,
+        Le => a <= b,
+        Gt => a > b,
+        Ge => a >= b,
+        _ => false,
+    }
+}
+
+/// The environment for expressions evaluated during play.
+pub(crate) struct PlayEnv<'a> {
+    pub rules: &'a Rules,
+    pub state: &'a State,
+    pub mover: Option<Value>,
+    pub target: Option<Value>,
+    pub from: Option<Cell>,
+    pub to: Option<Cell>,
+    pub player: Player,
+    pub cell: Option<Cell>,
+    pub occupant: Option<Value>,
+    pub placed: Option<&'a [u16; PIECE_CODES]>,
+}
+
+impl<'a> PlayEnv<'a> {
+    pub fn new(rules: &'a Rules, state: &'a State, player: Player) -> PlayEnv<'a> {
+        PlayEnv {
+            rules,
+            state,
+            mover: None,
+            target: None,
+            from: None,
+            to: None,
+            player,
+            cell: None,
+            occupant: None,
+            placed: None,
+        }
+    }
+}
+
+impl Env for PlayEnv<'_> {
+    fn var(&self, var: Var) -> Option<Value> {
+        match var {
+            Var::Mover => self.mover,
+            Var::Target => self.target,
+            Var::From => self.from.map(Value::Cell),
+            Var::To => self.to.map(Value::Cell),
+            Var::Player => Some(Value::Player(self.player)),
+            Var::Opponent => Some(Value::Player(self.player.other())),
+            Var::Cell => self.cell.map(Value::Cell),
+            Var::Occupant => self.occupant,
+            Var::Clock => Some(Value::Int(self.state.clock as i64)),
+        }
+    }
+
+    fn piece_at(&self, cell: Cell) -> Result<Option<Piece>, EvalError> {
+        Ok(Piece::from_code(self.state.board[cell.index()]))
+    }
+
+    fn count(&self, player: Player, kind: Option<KindId>) -> Result<i64, EvalError> {
+        Ok(self.state.count(player, kind))
+    }
+
+    fn no_moves(&self, player: Player) -> Result<bool, EvalError> {
+        Ok(!self.state.has_move(self.rules, player))
+    }
+
+    fn placed(&self, piece: Piece) -> Result<i64, EvalError> {
+        self.placed
+            .map(|p| p[piece.code()] as i64)
+            .ok_or(EvalError::NoPosition)
+    }
+}
+
+impl Position {
+    /// The standard starting position of the rules.
+    pub fn start(rules: Arc<Rules>) -> Position {
+        let mut state = State::empty(&rules);
+        for &(piece, cell) in &rules.spec.setup {
+            state.put(&rules, piece, cell);
+        }
+        Position { rules, state }
+    }
+
+    /// An empty board, the first player to move.
+    pub fn empty(rules: Arc<Rules>) -> Position {
+        let state = State::empty(&rules);
+        Position { rules, state }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The piece on a cell.
+    #[inline]
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        if cell.index() < MAX_CELLS {
+            Piece::from_code(self.state.board[cell.index()])
+        } else {
+            None
+        }
+    }
+
+    /// The cells holding a piece of `player`.
+    pub fn occupied(&self, player: Player) -> &CellSet {
+        &self.state.occupied[player.index()]
+    }
+
+    /// Every piece on the board, in cell order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        let board = &self.state.board;
+        self.state.occupied[0]
+            .union(&self.state.occupied[1])
+            .iter()
+            .map(move |c| (c, Piece(board[c.index()])))
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Player {
+        self.state.side
+    }
+
+    /// Plies since the last capture.
+    pub fn clock(&self) -> u16 {
+        self.state.clock
+    }
+
+    /// The Zobrist key of the position (pieces and side to move).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.state.hash
+    }
+
+    /// The number of pieces of a player, or of one kind of a player.
+    pub fn count(&self, player: Player, kind: Option<KindId>) -> usize {
+        self.state.count(player, kind) as usize
+    }
+
+    /// The result, if the game is over. This includes "the player to move has no legal move",
+    /// where the rules make that an end.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome(&self.rules)
+    }
+
+    /// The result decided by the last move, without looking for legal moves (cheap).
+    #[inline]
+    pub fn decided(&self) -> Option<Outcome> {
+        self.state.outcome
+    }
+
+    /// Calls `f` with each legal move of the side to move; stops when `f` breaks.
+    #[inline]
+    pub fn for_each_move<B>(&self, mut f: impl FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B> {
+        self.state.generate(&self.rules, self.state.side, &mut f)
+    }
+
+    /// Calls `f` with each move `player` could make if it were to move.
+    pub fn for_each_move_of<B>(
+        &self,
+        player: Player,
+        mut f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        self.state.generate(&self.rules, player, &mut f)
+    }
+
+    /// Appends the legal moves of the side to move to `list`.
+    #[inline]
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        let _ = self.for_each_move(|m| {
+            list.push(m);
+            ControlFlow::<()>::Continue(())
+        });
+    }
+
+    /// The legal moves of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list
+    }
+
+    /// The moves `player` could make if it were to move (as seed 004's `get_valid_moves`).
+    pub fn moves_of(&self, player: Player) -> MoveList {
+        let mut list = MoveList::new();
+        let _ = self.for_each_move_of(player, |m| {
+            list.push(m);
+            ControlFlow::<()>::Continue(())
+        });
+        list
+    }
+
+    /// The legal moves of the piece on `cell`, if it belongs to the side to move.
+    pub fn moves_from(&self, cell: Cell) -> MoveList {
+        let mut list = MoveList::new();
+        if self.state.outcome.is_none()
+            && let Some(p) = self.piece_at(cell)
+            && p.owner() == self.state.side
+        {
+            let _ = self.state.generate_from(&self.rules, p.owner(), cell, &mut |m| {
+                list.push(m);
+                ControlFlow::<()>::Continue(())
+            });
+        }
+        list
+    }
+
+    /// Plays a move that was generated for this position, returning what [`Position::unmake`]
+    /// needs to take it back. Playing any other move leaves the position inconsistent; use
+    /// [`crate::Game::play`] for moves from outside.
+    #[inline]
+    pub fn make(&mut self, m: Move) -> Undo {
+        let Position { rules, state } = self;
+        state.make(rules, m)
+    }
+
+    /// Takes back the last move made.
+    #[inline]
+    pub fn unmake(&mut self, m: Move, undo: Undo) {
+        let Position { rules, state } = self;
+        state.unmake(rules, m, undo)
+    }
+
+    /// Counts the move sequences of length `depth` (a finished game has no moves). Makes and
+    /// takes back every move, down to depth 0, as engines' perft does.
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        let mut n = 0;
+        for m in moves.iter() {
+            let u = self.make(m);
+            n += self.perft(depth - 1);
+            self.unmake(m, u);
+        }
+        n
+    }
+
+    /// As [`Position::perft`], but counts the moves at the last ply without making them.
+    pub fn perft_bulk(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut count = 0u64;
+        if depth == 1 {
+            let _ = self.for_each_move(|_| {
+                count += 1;
+                ControlFlow::<()>::Continue(())
+            });
+            return count;
+        }
+        let moves = self.legal_moves();
+        for m in moves.iter() {
+            let u = self.make(m);
+            count += self.perft_bulk(depth - 1);
+            self.unmake(m, u);
+        }
+        count
+    }
+
+    /// Plays uniformly random legal moves until the game ends, no move is left, or `max_plies`
+    /// are played; `pick(n)` must return an index below `n`. The position is restored after.
+    pub fn playout(&mut self, pick: &mut impl FnMut(usize) -> usize, max_plies: u32) -> Playout {
+        let mut stack: Vec<(Move, Undo)> = Vec::with_capacity(max_plies.min(4096) as usize);
+        let mut result = Playout {
+            plies: 0,
+            outcome: None,
+            capped: false,
+        };
+        let mut list = MoveList::new();
+        loop {
+            if let Some(o) = self.state.outcome {
+                result.outcome = Some(o);
+                break;
+            }
+            if result.plies >= max_plies {
+                result.capped = true;
+                break;
+            }
+            list.clear();
+            self.legal_moves_into(&mut list);
+            if list.is_empty() {
+                result.outcome = self.outcome();
+                break;
+            }
+            let i = pick(list.len()).min(list.len() - 1);
+            let m = list.get(i).unwrap_or_else(|| unreachable_move());
+            let u = self.make(m);
+            stack.push((m, u));
+            result.plies += 1;
+        }
+        while let Some((m, u)) = stack.pop() {
+            self.unmake(m, u);
+        }
+        result
+    }
+}
+
+#[cold]
+fn unreachable_move() -> Move {
+    Move::simple(Cell(0), Cell(0), 0, false)
+}
+
+/// The result of [`Position::playout`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// Plies played.
+    pub plies: u32,
+    /// How the game ended, if it did.
+    pub outcome: Option<Outcome>,
+    /// Whether the ply cap stopped it.
+    pub capped: bool,
+}
