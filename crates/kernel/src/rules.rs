@@ -576,6 +576,15 @@ impl Rules {
         })
     }
 
+    /// Whether a piece of this kind has, from some cell and for some owner, a destination its
+    /// move patterns reach and the enter rules allow.
+    pub fn kind_can_move(&self, kind: KindId) -> bool {
+        (0..PLAYERS as u8).any(|p| {
+            let code = Piece::new(kind, Player(p)).code();
+            (0..MAX_CELLS).any(|c| self.target_index[code * MAX_CELLS + c].1 > 0)
+        })
+    }
+
     /// The number of move patterns of all kinds, each with its own tables.
     pub fn pattern_count(&self) -> usize {
         self.moves.len()

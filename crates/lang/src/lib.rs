@@ -1,1 +1,19 @@
-//! placeholder
+//! The Ply rules language: rule packs in TOML, with predicates in a small expression language,
+//! checked and compiled into the kernel's rules.
+//!
+//! [`load`] reads a pack (following `extends`), applies option values, checks everything and
+//! reports **all** problems as located [`Diagnostic`]s, then hands a [`RulesSpec`] to the kernel.
+//! See `rulesets/README.md` for the language.
+//!
+//! [`RulesSpec`]: ply_kernel::RulesSpec
+#![deny(missing_docs)]
+
+pub mod check;
+pub mod diag;
+mod pack;
+pub mod syntax;
+pub mod tree;
+
+pub use check::OptionValue;
+pub use diag::{Diagnostic, LoadError, Loc, Severity, Sources};
+pub use pack::{OptionInfo, Pack, closest, load, load_str};

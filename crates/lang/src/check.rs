@@ -1,0 +1,810 @@
+//! Name resolution and type checking: from the parsed AST to the kernel's [`Expr`].
+//!
+//! Each place an expression may appear has a [`Scope`]: the variables bound there and the
+//! functions allowed (`no_moves` only in end rules, `placed` only in place rules). Names are
+//! looked up in this order: definition parameters, scope variables, definitions, options,
+//! players, piece kinds, zones, tags. A name that is none of these gets a "did you mean"
+//! among all names visible. Options are constants: they are folded in here, so the kernel never
+//! sees them. Definitions are expanded inline at each use, with their parameters bound to the
+//! checked arguments; a definition that uses itself is reported.
+
+use crate::diag::{Diagnostic, Loc};
+use crate::syntax::{self, ExprKind, Span, UnOp};
+use ply_kernel::expr::{BinOp, Expr, Value, Var};
+use ply_kernel::{KindId, Player};
+use std::collections::HashSet;
+
+/// A type of the expression language.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// `true` or `false`.
+    Bool,
+    /// Integers.
+    Int,
+    /// A player.
+    Player,
+    /// A piece (possibly none, for `occupant` and `piece_at`).
+    Piece,
+    /// A cell.
+    Cell,
+    /// A kind of piece.
+    Kind,
+}
+
+impl Ty {
+    fn words(self) -> &'static str {
+        match self {
+            Ty::Bool => "true/false",
+            Ty::Int => "a number",
+            Ty::Player => "a player",
+            Ty::Piece => "a piece",
+            Ty::Cell => "a cell",
+            Ty::Kind => "a kind of piece",
+        }
+    }
+}
+
+/// Where an expression's text is, so that spans inside it map to the file.
+#[derive(Copy, Clone, Debug)]
+pub struct Text {
+    /// The whole string value, quotes included.
+    pub whole: Loc,
+    /// Where the string's characters start in the file, if they map one to one.
+    pub base: Option<usize>,
+}
+
+impl Text {
+    /// The file location of a span inside the text.
+    pub fn loc(&self, span: Span) -> Loc {
+        match self.base {
+            Some(b) => Loc {
+                file: self.whole.file,
+                start: b + span.start,
+                end: b + span.end.max(span.start),
+            },
+            None => self.whole,
+        }
+    }
+}
+
+/// The variables and functions available where an expression is used.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    /// What the expression is, for messages ("a capture rule").
+    pub what: &'static str,
+    /// `(name, variable, type)`.
+    pub vars: &'static [(&'static str, Var, Ty)],
+    /// Whether `no_moves(...)` may be used.
+    pub moves: bool,
+    /// Whether `placed(...)` may be used.
+    pub placed: bool,
+}
+
+const PL: (&str, Var, Ty) = ("player", Var::Player, Ty::Player);
+const OPP: (&str, Var, Ty) = ("opponent", Var::Opponent, Ty::Player);
+
+/// Enter rules and a pattern's `when`.
+pub const ENTER: Scope = Scope {
+    what: "an enter rule",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("from", Var::From, Ty::Cell),
+        ("to", Var::To, Ty::Cell),
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: false,
+};
+
+/// Capture rules and a hop's `over`.
+pub const CAPTURE: Scope = Scope {
+    what: "a capture rule",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("target", Var::Target, Ty::Piece),
+        ("from", Var::From, Ty::Cell),
+        ("to", Var::To, Ty::Cell),
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: false,
+};
+
+/// Place rules.
+pub const PLACE: Scope = Scope {
+    what: "a place rule",
+    vars: &[
+        ("piece", Var::Mover, Ty::Piece),
+        ("cell", Var::To, Ty::Cell),
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: true,
+};
+
+/// A jump's `unless`.
+pub const BLOCK: Scope = Scope {
+    what: "a jump's `unless` condition",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("cell", Var::Cell, Ty::Cell),
+        ("occupant", Var::Occupant, Ty::Piece),
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: false,
+};
+
+/// End conditions.
+pub const END: Scope = Scope {
+    what: "an end condition",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("from", Var::From, Ty::Cell),
+        ("to", Var::To, Ty::Cell),
+        ("clock", Var::Clock, Ty::Int),
+        PL,
+        OPP,
+    ],
+    moves: true,
+    placed: false,
+};
+
+/// An end rule's winner.
+pub const WINNER: Scope = Scope {
+    what: "a winner",
+    vars: &[PL, OPP],
+    moves: false,
+    placed: false,
+};
+
+/// Constants (a chain's condition).
+pub const CONSTANT: Scope = Scope {
+    what: "a constant",
+    vars: &[],
+    moves: false,
+    placed: false,
+};
+
+/// An option's value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A boolean option.
+    Bool(bool),
+    /// An integer option.
+    Int(i64),
+}
+
+/// A definition: `name(params) = 'body'`.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    /// The name.
+    pub name: String,
+    /// Parameter names.
+    pub params: Vec<String>,
+    /// The body, if it parsed.
+    pub body: Option<syntax::Expr>,
+    /// Where the body is.
+    pub text: Text,
+}
+
+/// Everything names can refer to.
+#[derive(Clone, Debug, Default)]
+pub struct World {
+    /// The two players' names.
+    pub players: Vec<String>,
+    /// Kind names.
+    pub kinds: Vec<String>,
+    /// Zone names, with whether each is owned.
+    pub zones: Vec<(String, bool)>,
+    /// Tag names.
+    pub tags: Vec<String>,
+    /// Attribute names.
+    pub attributes: Vec<String>,
+    /// Options and their values.
+    pub options: Vec<(String, OptionValue)>,
+    /// Definitions.
+    pub defs: Vec<Definition>,
+}
+
+/// What a checked expression denotes: a value, or a name usable only beside an operator.
+enum Checked {
+    Value(Expr, Ty),
+    Zone(usize, Option<Expr>),
+    Tag(usize),
+    Pieces(Expr, Option<KindId>),
+}
+
+/// Checks expressions against a [`World`], collecting diagnostics and what was used.
+pub struct Checker<'a> {
+    world: &'a World,
+    /// Problems found.
+    pub diags: Vec<Diagnostic>,
+    stack: Vec<String>,
+    /// Names of zones, options, definitions and tags that some expression used.
+    pub used: HashSet<String>,
+}
+
+type Locals = Vec<(String, Expr, Ty)>;
+
+impl<'a> Checker<'a> {
+    /// A checker for this world.
+    pub fn new(world: &'a World) -> Checker<'a> {
+        Checker {
+            world,
+            diags: Vec::new(),
+            stack: Vec::new(),
+            used: HashSet::new(),
+        }
+    }
+
+    fn error(&mut self, loc: Loc, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(Some(loc), message)
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Checks `e` as a `want` in `scope`. Reports problems and returns `None` on failure.
+    pub fn check(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, want: Ty) -> Option<Expr> {
+        let (expr, ty) = self.value(e, text, scope, &Vec::new())?;
+        if ty != want {
+            let d = self
+                .error(text.loc(e.span), format!("{} must be {}, but this is {}", cap(scope.what), want.words(), ty.words()))
+                .label(format!("this is {}", ty.words()));
+            self.push(d);
+            return None;
+        }
+        Some(expr)
+    }
+
+    /// Checks `e` in `scope` and returns it with its type, whatever the type.
+    pub fn check_value(&mut self, e: &syntax::Expr, text: Text, scope: &Scope) -> Option<(Expr, Ty)> {
+        self.value(e, text, scope, &Vec::new())
+    }
+
+    fn value(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, locals: &Locals) -> Option<(Expr, Ty)> {
+        match self.any(e, text, scope, locals)? {
+            Checked::Value(x, t) => Some((x, t)),
+            Checked::Zone(i, _) => {
+                let name = &self.world.zones[i].0;
+                let d = self
+                    .error(text.loc(e.span), format!("zone `{name}` is a set of cells, not a value"))
+                    .label("a zone")
+                    .help(format!("use it after `in`, as in `to in {name}`"));
+                self.push(d);
+                None
+            }
+            Checked::Tag(i) => {
+                let name = &self.world.tags[i];
+                let d = self
+                    .error(text.loc(e.span), format!("tag `{name}` is not a value"))
+                    .help(format!("use it after `has`, as in `mover has {name}`"));
+                self.push(d);
+                None
+            }
+            Checked::Pieces(..) => {
+                let d = self
+                    .error(text.loc(e.span), "`pieces(...)` can only be counted")
+                    .help("write `count(pieces(...))`");
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    fn expect(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, locals: &Locals, want: Ty) -> Option<Expr> {
+        let (x, t) = self.value(e, text, scope, locals)?;
+        if t == want {
+            return Some(x);
+        }
+        // A piece stands for its cell or its owner where one is wanted.
+        match (t, want) {
+            (Ty::Piece, Ty::Cell) => Some(Expr::CellOf(x.boxed())),
+            (Ty::Piece, Ty::Player) => Some(Expr::Owner(x.boxed())),
+            _ => {
+                let d = self
+                    .error(text.loc(e.span), format!("expected {}, found {}", want.words(), t.words()))
+                    .label(format!("this is {}", t.words()));
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    fn any(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, locals: &Locals) -> Option<Checked> {
+        let loc = text.loc(e.span);
+        use Checked::Value as V;
+        match &e.kind {
+            ExprKind::Int(i) => Some(V(Expr::Lit(Value::Int(*i)), Ty::Int)),
+            ExprKind::Bool(b) => Some(V(Expr::Lit(Value::Bool(*b)), Ty::Bool)),
+            ExprKind::Name(n) => self.name(n, loc, text, scope, locals),
+            ExprKind::Field(inner, field) => {
+                let (x, t) = self.value(inner, text, scope, locals)?;
+                self.field(x, t, &field.text, text.loc(field.span))
+            }
+            ExprKind::Unary(UnOp::Not, inner) => {
+                let x = self.expect(inner, text, scope, locals, Ty::Bool)?;
+                Some(V(Expr::Not(x.boxed()), Ty::Bool))
+            }
+            ExprKind::Unary(UnOp::Neg, inner) => {
+                let x = self.expect(inner, text, scope, locals, Ty::Int)?;
+                Some(V(Expr::Neg(x.boxed()), Ty::Int))
+            }
+            ExprKind::If(c, a, b) => {
+                let c = self.expect(c, text, scope, locals, Ty::Bool);
+                let a = self.value(a, text, scope, locals);
+                let (c, (a, ta)) = (c?, a?);
+                let bx = self.expect(b, text, scope, locals, ta)?;
+                Some(V(Expr::If(c.boxed(), a.boxed(), bx.boxed()), ta))
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, text, scope, locals),
+            ExprKind::Call(f, args) => self.call(f, args, loc, text, scope, locals),
+        }
+    }
+
+    fn name(&mut self, n: &str, loc: Loc, text: Text, scope: &Scope, locals: &Locals) -> Option<Checked> {
+        use Checked::Value as V;
+        if let Some((_, x, t)) = locals.iter().rev().find(|(name, _, _)| name == n) {
+            return Some(V(x.clone(), *t));
+        }
+        if let Some((_, var, t)) = scope.vars.iter().find(|(name, _, _)| *name == n) {
+            return Some(V(Expr::Var(*var), *t));
+        }
+        let w = self.world;
+        if let Some(def) = w.defs.iter().find(|d| d.name == n) {
+            if !def.params.is_empty() {
+                let d = self
+                    .error(loc, format!("`{n}` takes {} argument(s)", def.params.len()))
+                    .help(format!("write `{n}({})`", def.params.join(", ")));
+                self.push(d);
+                return None;
+            }
+            return self.expand(def, &[], loc, scope).map(|(x, t)| V(x, t));
+        }
+        if let Some((_, v)) = w.options.iter().find(|(name, _)| name == n) {
+            self.used.insert(format!("option:{n}"));
+            return Some(match v {
+                OptionValue::Bool(b) => V(Expr::Lit(Value::Bool(*b)), Ty::Bool),
+                OptionValue::Int(i) => V(Expr::Lit(Value::Int(*i)), Ty::Int),
+            });
+        }
+        if let Some(p) = w.players.iter().position(|p| p == n) {
+            return Some(V(Expr::Lit(Value::Player(Player(p as u8))), Ty::Player));
+        }
+        if let Some(k) = w.kinds.iter().position(|k| k == n) {
+            return Some(V(Expr::Lit(Value::Kind(KindId(k as u8))), Ty::Kind));
+        }
+        if let Some(z) = w.zones.iter().position(|(z, _)| z == n) {
+            self.used.insert(format!("zone:{n}"));
+            return Some(Checked::Zone(z, None));
+        }
+        if let Some(t) = w.tags.iter().position(|t| t == n) {
+            return Some(Checked::Tag(t));
+        }
+        let mut candidates: Vec<&str> = Vec::new();
+        candidates.extend(locals.iter().map(|(n, _, _)| n.as_str()));
+        candidates.extend(scope.vars.iter().map(|(n, _, _)| *n));
+        candidates.extend(w.defs.iter().map(|d| d.name.as_str()));
+        candidates.extend(w.options.iter().map(|(n, _)| n.as_str()));
+        candidates.extend(w.players.iter().map(String::as_str));
+        candidates.extend(w.kinds.iter().map(String::as_str));
+        candidates.extend(w.zones.iter().map(|(n, _)| n.as_str()));
+        candidates.extend(w.tags.iter().map(String::as_str));
+        let vars: Vec<&str> = scope.vars.iter().map(|(n, _, _)| *n).collect();
+        let d = self
+            .error(loc, format!("unknown name `{n}`"))
+            .label("not defined")
+            .suggest(n, candidates)
+            .help_if_none(format!(
+                "in {} the variables are {}",
+                scope.what,
+                vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+            ));
+        let _ = text;
+        self.push(d);
+        None
+    }
+
+    fn field(&mut self, x: Expr, t: Ty, field: &str, loc: Loc) -> Option<Checked> {
+        use Checked::Value as V;
+        match (t, field) {
+            (Ty::Piece, "owner") => Some(V(Expr::Owner(x.boxed()), Ty::Player)),
+            (Ty::Piece, "cell") => Some(V(Expr::CellOf(x.boxed()), Ty::Cell)),
+            (Ty::Piece, "kind") => Some(V(Expr::KindOf(x.boxed()), Ty::Kind)),
+            (Ty::Piece, "row") => Some(V(Expr::Row(Expr::CellOf(x.boxed()).boxed()), Ty::Int)),
+            (Ty::Piece, "col") => Some(V(Expr::Col(Expr::CellOf(x.boxed()).boxed()), Ty::Int)),
+            (Ty::Cell, "row") => Some(V(Expr::Row(x.boxed()), Ty::Int)),
+            (Ty::Cell, "col") => Some(V(Expr::Col(x.boxed()), Ty::Int)),
+            (Ty::Piece, attr) if self.world.attributes.iter().any(|a| a == attr) => {
+                let i = self.world.attributes.iter().position(|a| a == attr)?;
+                Some(V(Expr::Attr(x.boxed(), i), Ty::Int))
+            }
+            (Ty::Piece, _) => {
+                let mut fields = vec!["owner", "cell", "kind", "row", "col"];
+                fields.extend(self.world.attributes.iter().map(String::as_str));
+                let d = self
+                    .error(loc, format!("a piece has no field `{field}`"))
+                    .label("unknown field")
+                    .suggest(field, fields.iter().copied())
+                    .help_if_none(format!("a piece's fields are {}", fields.join(", ")));
+                self.push(d);
+                None
+            }
+            (Ty::Cell, _) => {
+                let d = self
+                    .error(loc, format!("a cell has no field `{field}`"))
+                    .suggest(field, ["row", "col"])
+                    .help_if_none("a cell's fields are row and col".into());
+                self.push(d);
+                None
+            }
+            (t, _) => {
+                let d = self.error(loc, format!("{} has no fields", cap(t.words())));
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: syntax::BinOp,
+        a: &syntax::Expr,
+        b: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+    ) -> Option<Checked> {
+        use Checked::Value as V;
+        use syntax::BinOp as S;
+        match op {
+            S::In => {
+                let lhs = self.expect(a, text, scope, locals, Ty::Cell);
+                let rhs = self.any(b, text, scope, locals);
+                let (lhs, rhs) = (lhs?, rhs?);
+                match rhs {
+                    Checked::Zone(z, owner) => Some(V(Expr::In(lhs.boxed(), z, owner.map(Expr::boxed)), Ty::Bool)),
+                    _ => {
+                        let d = self
+                            .error(text.loc(b.span), "expected a zone after `in`")
+                            .suggest_zone(self.world);
+                        self.push(d);
+                        None
+                    }
+                }
+            }
+            S::Is => {
+                let lhs = self.expect(a, text, scope, locals, Ty::Piece);
+                let rhs = self.any(b, text, scope, locals);
+                let (lhs, rhs) = (lhs?, rhs?);
+                match rhs {
+                    Checked::Value(Expr::Lit(Value::Kind(k)), _) => Some(V(Expr::Is(lhs.boxed(), k), Ty::Bool)),
+                    Checked::Value(x, Ty::Kind) => Some(V(
+                        Expr::Bin(BinOp::Eq, Expr::KindOf(lhs.boxed()).boxed(), x.boxed()),
+                        Ty::Bool,
+                    )),
+                    _ => {
+                        let d = self
+                            .error(text.loc(b.span), "expected a kind of piece after `is`")
+                            .suggest(&b_text(b), self.world.kinds.iter().map(String::as_str));
+                        self.push(d);
+                        None
+                    }
+                }
+            }
+            S::Has => {
+                let lhs = self.expect(a, text, scope, locals, Ty::Piece);
+                let rhs = self.any(b, text, scope, locals);
+                let (lhs, rhs) = (lhs?, rhs?);
+                match rhs {
+                    Checked::Tag(t) => {
+                        self.used.insert(format!("tag:{}", self.world.tags[t]));
+                        Some(V(Expr::Has(lhs.boxed(), t), Ty::Bool))
+                    }
+                    _ => {
+                        let d = self
+                            .error(text.loc(b.span), "expected a tag after `has`")
+                            .help(format!(
+                                "the tags given to pieces are: {}",
+                                if self.world.tags.is_empty() { "none".to_string() } else { self.world.tags.join(", ") }
+                            ));
+                        self.push(d);
+                        None
+                    }
+                }
+            }
+            S::And | S::Or => {
+                let x = self.expect(a, text, scope, locals, Ty::Bool);
+                let y = self.expect(b, text, scope, locals, Ty::Bool);
+                let k = if op == S::And { BinOp::And } else { BinOp::Or };
+                Some(V(Expr::Bin(k, x?.boxed(), y?.boxed()), Ty::Bool))
+            }
+            S::Eq | S::Ne => {
+                let x = self.value(a, text, scope, locals);
+                let y = self.value(b, text, scope, locals);
+                let ((x, tx), (y, ty)) = (x?, y?);
+                let (x, y) = match (tx, ty) {
+                    _ if tx == ty => (x, y),
+                    (Ty::Piece, Ty::Player) => (Expr::Owner(x.boxed()), y),
+                    (Ty::Player, Ty::Piece) => (x, Expr::Owner(y.boxed())),
+                    _ => {
+                        let d = self
+                            .error(text.loc(a.span.join(b.span)), format!("cannot compare {} with {}", tx.words(), ty.words()));
+                        self.push(d);
+                        return None;
+                    }
+                };
+                let k = if op == S::Eq { BinOp::Eq } else { BinOp::Ne };
+                Some(V(Expr::Bin(k, x.boxed(), y.boxed()), Ty::Bool))
+            }
+            _ => {
+                let x = self.expect(a, text, scope, locals, Ty::Int);
+                let y = self.expect(b, text, scope, locals, Ty::Int);
+                let (x, y) = (x?, y?);
+                let (k, t) = match op {
+                    S::Lt => (BinOp::Lt, Ty::Bool),
+                    S::Le => (BinOp::Le, Ty::Bool),
+                    S::Gt => (BinOp::Gt, Ty::Bool),
+                    S::Ge => (BinOp::Ge, Ty::Bool),
+                    S::Add => (BinOp::Add, Ty::Int),
+                    S::Sub => (BinOp::Sub, Ty::Int),
+                    S::Mul => (BinOp::Mul, Ty::Int),
+                    S::Div => (BinOp::Div, Ty::Int),
+                    _ => (BinOp::Rem, Ty::Int),
+                };
+                Some(V(Expr::Bin(k, x.boxed(), y.boxed()), t))
+            }
+        }
+    }
+
+    fn call(
+        &mut self,
+        f: &syntax::Name,
+        args: &[syntax::Expr],
+        loc: Loc,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+    ) -> Option<Checked> {
+        use Checked::Value as V;
+        let w = self.world;
+        let name = f.text.as_str();
+        let floc = text.loc(f.span);
+        let arity = |this: &mut Self, n: usize| -> bool {
+            if args.len() != n {
+                let d = this.error(loc, format!("`{name}` takes {n} argument(s), not {}", args.len()));
+                this.push(d);
+                false
+            } else {
+                true
+            }
+        };
+        if let Some(def) = w.defs.iter().find(|d| d.name == name) {
+            if !arity(self, def.params.len()) {
+                return None;
+            }
+            let mut checked = Vec::new();
+            for a in args {
+                checked.push(self.value(a, text, scope, locals));
+            }
+            let checked: Option<Vec<(Expr, Ty)>> = checked.into_iter().collect();
+            return self.expand(def, &checked?, loc, scope).map(|(x, t)| V(x, t));
+        }
+        if let Some(z) = w.zones.iter().position(|(n, _)| n == name) {
+            self.used.insert(format!("zone:{name}"));
+            if !w.zones[z].1 {
+                let d = self
+                    .error(floc, format!("zone `{name}` has no owners"))
+                    .help(format!("write `{name}` without an argument"));
+                self.push(d);
+                return None;
+            }
+            if !arity(self, 1) {
+                return None;
+            }
+            let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
+            return Some(Checked::Zone(z, Some(p)));
+        }
+        match name {
+            "opponent" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
+                Some(V(Expr::OpponentOf(p.boxed()), Ty::Player))
+            }
+            "pieces" => {
+                if args.is_empty() || args.len() > 2 {
+                    arity(self, 1);
+                    return None;
+                }
+                let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
+                let k = match args.get(1) {
+                    Some(a) => Some(self.kind_literal(a, text, scope, locals)?),
+                    None => None,
+                };
+                Some(Checked::Pieces(p, k))
+            }
+            "count" => {
+                if args.is_empty() || args.len() > 2 {
+                    arity(self, 1);
+                    return None;
+                }
+                let (p, k) = match self.any(&args[0], text, scope, locals)? {
+                    Checked::Pieces(p, k) if args.len() == 1 => (p, k),
+                    Checked::Value(x, Ty::Player) => {
+                        let k = match args.get(1) {
+                            Some(a) => Some(self.kind_literal(a, text, scope, locals)?),
+                            None => None,
+                        };
+                        (x, k)
+                    }
+                    _ => {
+                        let d = self
+                            .error(text.loc(args[0].span), "`count` counts pieces: write `count(pieces(PLAYER))` or `count(PLAYER, KIND)`");
+                        self.push(d);
+                        return None;
+                    }
+                };
+                Some(V(Expr::Count(p.boxed(), k), Ty::Int))
+            }
+            "no_moves" => {
+                if !scope.moves {
+                    let d = self
+                        .error(floc, format!("`no_moves` cannot be used in {}", scope.what))
+                        .help("`no_moves(player)` is for end conditions");
+                    self.push(d);
+                    return None;
+                }
+                if !arity(self, 1) {
+                    return None;
+                }
+                let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
+                Some(V(Expr::NoMoves(p.boxed()), Ty::Bool))
+            }
+            "placed" => {
+                if !scope.placed {
+                    let d = self
+                        .error(floc, format!("`placed` cannot be used in {}", scope.what))
+                        .help("`placed(piece)` is for place rules");
+                    self.push(d);
+                    return None;
+                }
+                if !arity(self, 1) {
+                    return None;
+                }
+                let p = self.expect(&args[0], text, scope, locals, Ty::Piece)?;
+                Some(V(Expr::Placed(p.boxed()), Ty::Int))
+            }
+            "occupied" | "empty" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let c = self.expect(&args[0], text, scope, locals, Ty::Cell)?;
+                let x = Expr::Occupied(c.boxed());
+                Some(V(if name == "empty" { Expr::Not(x.boxed()) } else { x }, Ty::Bool))
+            }
+            "piece_at" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let c = self.expect(&args[0], text, scope, locals, Ty::Cell)?;
+                Some(V(Expr::At(c.boxed()), Ty::Piece))
+            }
+            "abs" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let x = self.expect(&args[0], text, scope, locals, Ty::Int)?;
+                let neg = Expr::Bin(BinOp::Lt, x.clone().boxed(), Expr::Lit(Value::Int(0)).boxed());
+                Some(V(Expr::If(neg.boxed(), Expr::Neg(x.clone().boxed()).boxed(), x.boxed()), Ty::Int))
+            }
+            "min" | "max" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let x = self.expect(&args[0], text, scope, locals, Ty::Int);
+                let y = self.expect(&args[1], text, scope, locals, Ty::Int);
+                let (x, y) = (x?, y?);
+                let op = if name == "min" { BinOp::Lt } else { BinOp::Gt };
+                let c = Expr::Bin(op, x.clone().boxed(), y.clone().boxed());
+                Some(V(Expr::If(c.boxed(), x.boxed(), y.boxed()), Ty::Int))
+            }
+            _ => {
+                let mut candidates: Vec<&str> = vec![
+                    "opponent", "pieces", "count", "no_moves", "placed", "occupied", "empty", "piece_at", "abs", "min", "max",
+                ];
+                candidates.extend(w.defs.iter().map(|d| d.name.as_str()));
+                candidates.extend(w.zones.iter().filter(|z| z.1).map(|z| z.0.as_str()));
+                let d = self
+                    .error(floc, format!("unknown function `{name}`"))
+                    .label("not defined")
+                    .suggest(name, candidates);
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    fn kind_literal(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, locals: &Locals) -> Option<KindId> {
+        match self.value(e, text, scope, locals)? {
+            (Expr::Lit(Value::Kind(k)), _) => Some(k),
+            _ => {
+                let d = self
+                    .error(text.loc(e.span), "expected the name of a kind of piece")
+                    .suggest(&b_text(e), self.world.kinds.iter().map(String::as_str));
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    fn expand(&mut self, def: &Definition, args: &[(Expr, Ty)], loc: Loc, scope: &Scope) -> Option<(Expr, Ty)> {
+        self.used.insert(format!("def:{}", def.name));
+        if self.stack.contains(&def.name) {
+            let d = self
+                .error(loc, format!("definition `{}` uses itself", def.name))
+                .help(format!("definitions are expanded where they are used: {} -> {}", self.stack.join(" -> "), def.name));
+            self.push(d);
+            return None;
+        }
+        let body = def.body.as_ref()?;
+        let locals: Locals = def
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, (x, t))| (p.clone(), x.clone(), *t))
+            .collect();
+        self.stack.push(def.name.clone());
+        let before = self.diags.len();
+        let r = self.value(body, def.text, scope, &locals);
+        self.stack.pop();
+        if self.diags.len() > before && self.stack.is_empty() {
+            // Point the problem in the definition back to the use that triggered it.
+            for d in &mut self.diags[before..] {
+                if d.help.is_none() {
+                    d.help = Some(format!("while expanding `{}` in {}", def.name, scope.what));
+                }
+            }
+        }
+        r
+    }
+
+    /// Checks every definition body on its own, with its parameters unknown, only to report
+    /// syntax-independent name errors once; uses are checked at expansion.
+    pub fn definition_used(&self, name: &str) -> bool {
+        self.used.contains(&format!("def:{name}"))
+    }
+}
+
+impl Diagnostic {
+    fn suggest_zone(self, world: &World) -> Diagnostic {
+        let zones: Vec<String> = world.zones.iter().map(|z| format!("`{}`", z.0)).collect();
+        if zones.is_empty() {
+            self.help("this game defines no zones")
+        } else {
+            self.help(format!("the zones are {}", zones.join(", ")))
+        }
+    }
+}
+
+fn b_text(e: &syntax::Expr) -> String {
+    match &e.kind {
+        ExprKind::Name(n) => n.clone(),
+        _ => String::new(),
+    }
+}
+
+fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

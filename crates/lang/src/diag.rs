@@ -1,0 +1,294 @@
+//! Sources and diagnostics.
+//!
+//! Every problem found in a pack becomes a [`Diagnostic`] with a location in one of the
+//! loaded files (a pack and the packs it extends). Loading goes on after a problem so that
+//! one run reports all of them; [`LoadError`] carries the list and renders it with miette, in
+//! the style of rustc: `file:line:col`, the source line, a caret under the offending text and a
+//! hint.
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+
+use std::fmt;
+use std::sync::Arc;
+
+/// One loaded file.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The name shown in messages (the path as given).
+    pub name: String,
+    /// The text.
+    pub text: Arc<str>,
+}
+
+/// The files of a load, indexed by [`Loc::file`].
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+impl Sources {
+    /// Adds a file, returning its index.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> usize {
+        self.files.push(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        });
+        self.files.len() - 1
+    }
+
+    /// A file.
+    pub fn get(&self, file: usize) -> Option<&SourceFile> {
+        self.files.get(file)
+    }
+
+    /// Line and column (both from 1, the column in characters) of a byte offset.
+    pub fn line_col(&self, file: usize, offset: usize) -> (usize, usize) {
+        let Some(f) = self.files.get(file) else {
+            return (1, 1);
+        };
+        let offset = offset.min(f.text.len());
+        let before = &f.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+}
+
+/// A byte range in a loaded file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Loc {
+    /// Index into [`Sources`].
+    pub file: usize,
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+/// How bad a diagnostic is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// The pack cannot be played.
+    Error,
+    /// The pack plays, but something looks wrong.
+    Warning,
+}
+
+/// A located problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong.
+    pub message: String,
+    /// Where, if anywhere.
+    pub loc: Option<Loc>,
+    /// A short note under the caret.
+    pub label: Option<String>,
+    /// A hint on how to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error at `loc`.
+    pub fn error(loc: Option<Loc>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            loc,
+            label: None,
+            help: None,
+        }
+    }
+
+    /// A warning at `loc`.
+    pub fn warning(loc: Option<Loc>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(loc, message)
+        }
+    }
+
+    /// With a label under the caret.
+    #[must_use]
+    pub fn label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// With a hint.
+    #[must_use]
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// The hint `did you mean ...?` when a close name exists.
+    #[must_use]
+    pub fn suggest<'a>(self, wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+        match did_you_mean(wrong, candidates) {
+            Some(s) => self.help(format!("did you mean `{s}`?")),
+            None => self,
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The candidate closest to `wrong`, if it is close enough to be a likely typo.
+pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(f64, &str)> = None;
+    for c in candidates {
+        let score = strsim::jaro_winkler(&wrong.to_lowercase(), &c.to_lowercase());
+        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// A diagnostic bundled with its source, which is what miette needs to draw the snippet.
+struct WithSource {
+    message: String,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: NamedSource<Arc<str>>,
+    label: LabeledSpan,
+}
+
+impl fmt::Debug for WithSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for WithSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for WithSource {}
+
+impl miette::Diagnostic for WithSource {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(self.label.clone())))
+    }
+}
+
+impl Diagnostic {
+    fn with_source(&self, sources: &Sources) -> Option<WithSource> {
+        let loc = self.loc?;
+        let file = sources.get(loc.file)?;
+        let (line, col) = sources.line_col(loc.file, loc.start);
+        let start = loc.start.min(file.text.len());
+        let end = loc.end.clamp(start, file.text.len());
+        Some(WithSource {
+            message: self.message.clone(),
+            severity: match self.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+            },
+            help: self.help.clone(),
+            source: NamedSource::new(format!("{}:{line}:{col}", file.name), file.text.clone())
+                .with_language("toml"),
+            label: LabeledSpan::new_with_span(self.label.clone(), SourceSpan::from(start..end)),
+        })
+    }
+
+    /// Renders the diagnostic rustc style (with the source snippet when the location is
+    /// known), with colours or without.
+    pub fn render_with(&self, sources: &Sources, color: bool) -> String {
+        let Some(report) = self.with_source(sources) else {
+            let mut out = format!("  × {}\n", self.message);
+            if let Some(h) = &self.help {
+                out.push_str(&format!("  help: {h}\n"));
+            }
+            return out;
+        };
+        let theme = if color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        let handler = GraphicalReportHandler::new_themed(theme)
+            .with_width(100)
+            .with_links(false);
+        let mut out = String::new();
+        if handler.render_report(&mut out, &report).is_err() {
+            out = self.message.clone();
+        }
+        out
+    }
+}
+
+/// A pack that could not be loaded: every problem found, with the files they point into.
+#[derive(Clone, Debug)]
+pub struct LoadError {
+    /// The files read.
+    pub sources: Sources,
+    /// The problems, errors first, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadError {
+    /// Renders every diagnostic, rustc style, with or without colour.
+    pub fn render(&self, color: bool) -> String {
+        let mut out = String::new();
+        for d in &self.diagnostics {
+            out.push_str(&d.render_with(&self.sources, color));
+        }
+        let errors = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        out.push_str(&format!(
+            "{errors} error{} found\n",
+            if errors == 1 { "" } else { "s" }
+        ));
+        out
+    }
+
+    /// The number of errors (not warnings).
+    pub fn error_count(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in &self.diagnostics {
+            match d.loc {
+                Some(loc) => {
+                    let (line, col) = self.sources.line_col(loc.file, loc.start);
+                    let name = self.sources.get(loc.file).map_or("?", |f| f.name.as_str());
+                    writeln!(f, "{name}:{line}:{col}: {}", d.message)?;
+                }
+                None => writeln!(f, "{}", d.message)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
