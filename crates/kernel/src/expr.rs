@@ -277,11 +277,19 @@ impl Expr {
                 }
                 out
             }
-            Attr(e, _) | Owner(e) | KindOf(e) | Is(e, _) | Has(e, _) | OpponentOf(e) | Not(e)
+            Attr(e, _)
+            | Owner(e)
+            | KindOf(e)
+            | Is(e, _)
+            | Has(e, _)
+            | OpponentOf(e)
+            | Not(e)
             | Neg(e) => e.deps(),
             Row(e) => e.deps().or(Deps::ROW),
             Col(e) => e.deps().or(Deps::COL),
-            In(c, _, p) => c.deps().or(p.as_ref().map_or(Deps::default(), |p| p.deps())),
+            In(c, _, p) => c
+                .deps()
+                .or(p.as_ref().map_or(Deps::default(), |p| p.deps())),
             Count(p, _) | Placed(p) => p.deps().or(Deps::POSITION),
             At(c) | Occupied(c) => c.deps().or(Deps::POSITION),
             NoMoves(p) => p.deps().or(Deps::MOVES),
@@ -289,8 +297,13 @@ impl Expr {
                 let d = a.deps().or(b.deps());
                 let cellish = matches!(
                     (a.as_ref(), b.as_ref()),
-                    (CellOf(_) | Var(self::Var::From | self::Var::To | self::Var::Cell), _)
-                        | (_, CellOf(_) | Var(self::Var::From | self::Var::To | self::Var::Cell))
+                    (
+                        CellOf(_) | Var(self::Var::From | self::Var::To | self::Var::Cell),
+                        _
+                    ) | (
+                        _,
+                        CellOf(_) | Var(self::Var::From | self::Var::To | self::Var::Cell)
+                    )
                 );
                 if cellish && !matches!(op, BinOp::And | BinOp::Or) {
                     d.or(Deps::CELL_IDENTITY)

@@ -274,7 +274,11 @@ impl Game {
     /// Plays the move with this path (origin, then each cell it lands on). A two-cell path is
     /// enough for a hop chain when only one legal chain has those endpoints. Checks that
     /// `player`, if given, is the side to move.
-    pub fn play_path(&mut self, player: Option<Player>, path: &[Cell]) -> Result<Status, MoveError> {
+    pub fn play_path(
+        &mut self,
+        player: Option<Player>,
+        path: &[Cell],
+    ) -> Result<Status, MoveError> {
         let m = self.find_move(player, path)?;
         Ok(self.play_unchecked_legal(m))
     }
@@ -283,11 +287,14 @@ impl Game {
     pub fn play(&mut self, m: Move) -> Result<Status, MoveError> {
         if !self.legal_moves().iter().any(|x| x == m) {
             let path = m.path(self.rules());
-            return Err(self.find_move(None, &path).err().unwrap_or(MoveError::Illegal {
-                piece: String::new(),
-                path: move_text(self.rules(), &m),
-                reason: Reason::NotLegal,
-            }));
+            return Err(self
+                .find_move(None, &path)
+                .err()
+                .unwrap_or(MoveError::Illegal {
+                    piece: String::new(),
+                    path: move_text(self.rules(), &m),
+                    reason: Reason::NotLegal,
+                }));
         }
         Ok(self.play_unchecked_legal(m))
     }
@@ -355,12 +362,21 @@ impl Game {
             });
         }
         let moves = self.position.moves_from(from);
-        let matching: Vec<Move> = if path.len() == 2 {
+        let text = path
+            .iter()
+            .map(|c| g.name(*c).to_string())
+            .collect::<Vec<_>>()
+            .join("-");
+        // The exact path first; failing that, a unique move with these endpoints.
+        let exact: Vec<Move> = moves
+            .iter()
+            .filter(|m| m.path(&rules).as_slice() == path)
+            .collect();
+        let matching: Vec<Move> = if exact.is_empty() && path.len() == 2 {
             moves.iter().filter(|m| m.to() == to).collect()
         } else {
-            moves.iter().filter(|m| m.path(&rules).as_slice() == path).collect()
+            exact
         };
-        let text = path.iter().map(|c| g.name(*c).to_string()).collect::<Vec<_>>().join("-");
         match matching.as_slice() {
             [m] => Ok(*m),
             [] => Err(MoveError::Illegal {
@@ -368,16 +384,7 @@ impl Game {
                 path: text,
                 reason: self.explain(piece, path, &moves),
             }),
-            many => {
-                // Prefer the single-hop or plain move when the endpoints are adjacent by one
-                // pattern; otherwise the path must be spelled out.
-                let short: Vec<&Move> = many.iter().filter(|m| m.hops() <= 1).collect();
-                if short.len() == 1 {
-                    Ok(*short[0])
-                } else {
-                    Err(MoveError::Ambiguous(text))
-                }
-            }
+            _ => Err(MoveError::Ambiguous(text)),
         }
     }
 
@@ -403,7 +410,8 @@ impl Game {
         let mut first = None;
         for m in &spec.moves {
             for dir in m.dirs[piece.owner().index()].iter() {
-                let Some((dest, over, jumped)) = pattern_geometry(rules, &m.pattern, from, dir) else {
+                let Some((dest, over, jumped)) = pattern_geometry(rules, &m.pattern, from, dir)
+                else {
                     continue;
                 };
                 if dest != to {

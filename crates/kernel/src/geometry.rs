@@ -111,7 +111,9 @@ pub struct Geometry {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GeometryError {
     /// Rows or columns out of range.
-    #[error("a board must have 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} columns, not {rows}x{cols}")]
+    #[error(
+        "a board must have 1 to {MAX_ROWS} rows and 1 to {MAX_COLS} columns, not {rows}x{cols}"
+    )]
     Size {
         /// Rows asked for.
         rows: usize,
@@ -209,7 +211,8 @@ impl Geometry {
 
     /// The cell at `(row, col)` of the rectangle, whether or not it is on the board.
     pub fn rect_cell(&self, row: usize, col: usize) -> Option<Cell> {
-        (row < self.rows() && col < self.cols()).then(|| Cell((row * self.cols()) as u8 + col as u8))
+        (row < self.rows() && col < self.cols())
+            .then(|| Cell((row * self.cols()) as u8 + col as u8))
     }
 
     /// Row of `cell` (0 at the top).
@@ -248,7 +251,9 @@ impl Geometry {
             return None;
         }
         let digits = chars.as_str();
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0')
+        if digits.is_empty()
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || digits.starts_with('0')
         {
             return None;
         }

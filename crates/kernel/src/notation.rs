@@ -97,7 +97,10 @@ impl Position {
             let b = bytes[i];
             if b == b'/' {
                 if col != g.cols() {
-                    return Err(err(i, format!("row {} has {col} cells, not {}", row + 1, g.cols())));
+                    return Err(err(
+                        i,
+                        format!("row {} has {col} cells, not {}", row + 1, g.cols()),
+                    ));
                 }
                 row += 1;
                 col = 0;
@@ -110,26 +113,40 @@ impl Position {
                 while i < bytes.len() && bytes[i].is_ascii_digit() {
                     i += 1;
                 }
-                let n: usize = board[start..i].parse().map_err(|_| err(start, "bad number"))?;
+                let n: usize = board[start..i]
+                    .parse()
+                    .map_err(|_| err(start, "bad number"))?;
                 if n == 0 {
                     return Err(err(start, "a run of empty cells cannot be 0"));
                 }
                 col += n;
                 if col > g.cols() {
-                    return Err(err(start, format!("row {} is wider than {} cells", row + 1, g.cols())));
+                    return Err(err(
+                        start,
+                        format!("row {} is wider than {} cells", row + 1, g.cols()),
+                    ));
                 }
             } else {
                 let rest = &board[i..];
                 let Some((code, piece)) = codes.iter().find(|(c, _)| rest.starts_with(c)) else {
                     let shown: String = rest.chars().take(3).collect();
-                    return Err(err(i, format!("`{shown}` is not a piece code of {}", core.name())));
+                    return Err(err(
+                        i,
+                        format!("`{shown}` is not a piece code of {}", core.name()),
+                    ));
                 };
                 if col >= g.cols() {
-                    return Err(err(i, format!("row {} is wider than {} cells", row + 1, g.cols())));
+                    return Err(err(
+                        i,
+                        format!("row {} is wider than {} cells", row + 1, g.cols()),
+                    ));
                 }
                 let cell = g.rect_cell(row, col).unwrap_or(Cell(0));
                 if !g.contains(cell) {
-                    return Err(err(i, format!("{code} stands on a cell that is not on the board")));
+                    return Err(err(
+                        i,
+                        format!("{code} stands on a cell that is not on the board"),
+                    ));
                 }
                 state.put(&rules, *piece, cell);
                 col += 1;
@@ -139,7 +156,11 @@ impl Position {
         if row + 1 != g.rows() || col != g.cols() {
             return Err(err(
                 board_end,
-                format!("the board must have {} rows of {} cells", g.rows(), g.cols()),
+                format!(
+                    "the board must have {} rows of {} cells",
+                    g.rows(),
+                    g.cols()
+                ),
             ));
         }
         let mut fields = text[board_end..].split(' ').filter(|f| !f.is_empty());
@@ -147,8 +168,16 @@ impl Position {
             .next()
             .ok_or_else(|| err(text.len(), "the side to move is missing"))?;
         let side = core.player_by_name(side_name).ok_or_else(|| {
-            let names: Vec<&str> = (0..PLAYERS as u8).map(|p| core.player_name(Player(p))).collect();
-            err(board_end + 1, format!("`{side_name}` is not a player (expected {})", names.join(" or ")))
+            let names: Vec<&str> = (0..PLAYERS as u8)
+                .map(|p| core.player_name(Player(p)))
+                .collect();
+            err(
+                board_end + 1,
+                format!(
+                    "`{side_name}` is not a player (expected {})",
+                    names.join(" or ")
+                ),
+            )
         })?;
         state.set_side(&rules, side);
         for f in fields {
@@ -163,7 +192,10 @@ impl Position {
             } else if f == "draw" {
                 state.outcome = Some(Outcome::Draw);
             } else {
-                return Err(err(at, format!("unknown field `{f}` (expected clock=N, winner=NAME or draw)")));
+                return Err(err(
+                    at,
+                    format!("unknown field `{f}` (expected clock=N, winner=NAME or draw)"),
+                ));
             }
         }
         Ok(Position { rules, state })
@@ -209,7 +241,10 @@ pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError>
         }
         let start = i;
         if !b[i].is_ascii_lowercase() {
-            return Err(bad(format!("expected a cell such as `a1` at `{}`", &t[i..])));
+            return Err(bad(format!(
+                "expected a cell such as `a1` at `{}`",
+                &t[i..]
+            )));
         }
         i += 1;
         while i < b.len() && b[i].is_ascii_digit() {

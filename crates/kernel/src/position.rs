@@ -149,7 +149,8 @@ impl State {
             let occ = self.board[t.to as usize];
             let to = Cell(t.to);
             if occ == 0 {
-                if m.mode != CaptureMode::Capturing && self.dynamic_enter_ok(rules, m, pc, from, to) {
+                if m.mode != CaptureMode::Capturing && self.dynamic_enter_ok(rules, m, pc, from, to)
+                {
                     f(Move::simple(from, to, t.rule, false))?;
                 }
             } else if State::owner_of(occ) != side
@@ -190,7 +191,11 @@ impl State {
                     }),
                     ..PlayEnv::new(rules, self, Piece(pc).owner())
                 };
-                if m.blocked.dynamic.iter().any(|e| e.test(&rules.core, &env).unwrap_or(true)) {
+                if m.blocked
+                    .dynamic
+                    .iter()
+                    .any(|e| e.test(&rules.core, &env).unwrap_or(true))
+                {
                     return true;
                 }
             }
@@ -227,7 +232,14 @@ impl State {
     }
 
     #[inline]
-    fn dynamic_enter_ok(&self, rules: &Rules, m: &CompiledMove, pc: u8, from: Cell, to: Cell) -> bool {
+    fn dynamic_enter_ok(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        pc: u8,
+        from: Cell,
+        to: Cell,
+    ) -> bool {
         m.dynamic_enter.is_empty() || {
             let env = PlayEnv {
                 mover: Some(Value::Piece(Piece(pc), from)),
@@ -257,7 +269,9 @@ impl State {
             return ControlFlow::Continue(());
         }
         let (over, to) = (Cell(t.over), Cell(t.to));
-        if !self.capture_ok(rules, m, pc, from, occ, over, to) || !self.dynamic_enter_ok(rules, m, pc, from, to) {
+        if !self.capture_ok(rules, m, pc, from, occ, over, to)
+            || !self.dynamic_enter_ok(rules, m, pc, from, to)
+        {
             return ControlFlow::Continue(());
         }
         let mv = Move::hop(from, to, t.rule, t.dir);
@@ -288,7 +302,13 @@ impl State {
             return ControlFlow::Continue(());
         }
         let cur = mv.to;
-        let at = |c: u8| if vacated.contains(Cell(c)) { 0 } else { self.board[c as usize] };
+        let at = |c: u8| {
+            if vacated.contains(Cell(c)) {
+                0
+            } else {
+                self.board[c as usize]
+            }
+        };
         for t in rules.targets(pc, cur.0) {
             if t.kind != HOP || t.rule != mv.rule {
                 continue;
@@ -338,7 +358,11 @@ impl State {
         if piece != 0 {
             self.put(rules, Piece(piece), m.to);
         }
-        self.clock = if m.is_capture() { 0 } else { self.clock.saturating_add(1) };
+        self.clock = if m.is_capture() {
+            0
+        } else {
+            self.clock.saturating_add(1)
+        };
         self.side = side.other();
         self.hash ^= rules.zobrist_side;
         if piece != 0 {
@@ -419,7 +443,8 @@ impl State {
     }
 
     pub fn has_move(&self, rules: &Rules, side: Player) -> bool {
-        self.generate(rules, side, &mut |_| ControlFlow::Break(())).is_break()
+        self.generate(rules, side, &mut |_| ControlFlow::Break(()))
+            .is_break()
     }
 
     /// The outcome, resolving deferred "no legal move" rules.
@@ -433,7 +458,15 @@ impl State {
 }
 
 #[inline]
-fn check_capture(rules: &Rules, c: &Check, pc: u8, from: Cell, occ: u8, tcell: Cell, to: Cell) -> bool {
+fn check_capture(
+    rules: &Rules,
+    c: &Check,
+    pc: u8,
+    from: Cell,
+    occ: u8,
+    tcell: Cell,
+    to: Cell,
+) -> bool {
     match &c.table {
         Some(t) => t.get([
             pc as usize,
@@ -652,10 +685,12 @@ impl Position {
             && let Some(p) = self.piece_at(cell)
             && p.owner() == self.state.side
         {
-            let _ = self.state.generate_from(&self.rules, p.owner(), cell, &mut |m| {
-                list.push(m);
-                ControlFlow::<()>::Continue(())
-            });
+            let _ = self
+                .state
+                .generate_from(&self.rules, p.owner(), cell, &mut |m| {
+                    list.push(m);
+                    ControlFlow::<()>::Continue(())
+                });
         }
         list
     }
@@ -740,7 +775,7 @@ impl Position {
                 break;
             }
             let i = pick(list.len()).min(list.len() - 1);
-            let m = list.get(i).unwrap_or_else(|| unreachable_move());
+            let m = list.get(i).unwrap_or_else(unreachable_move);
             let u = self.make(m);
             stack.push((m, u));
             result.plies += 1;

@@ -32,7 +32,9 @@ impl Position {
             let _ = write!(out, "{rank:>label$} ");
             for c in 0..g.cols() {
                 out.push(' ');
-                let Some(cell) = g.rect_cell(r, c) else { continue };
+                let Some(cell) = g.rect_cell(r, c) else {
+                    continue;
+                };
                 let text = if !g.contains(cell) {
                     " ".repeat(w)
                 } else if let Some(p) = self.piece_at(cell) {

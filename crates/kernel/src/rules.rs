@@ -348,12 +348,17 @@ impl Core {
 
     /// Every piece (kind and owner) of the game.
     pub fn all_pieces(&self) -> impl Iterator<Item = Piece> + '_ {
-        self.kinds().flat_map(|k| (0..PLAYERS as u8).map(move |p| Piece::new(k, Player(p))))
+        self.kinds()
+            .flat_map(|k| (0..PLAYERS as u8).map(move |p| Piece::new(k, Player(p))))
     }
 
     /// The widest piece code.
     pub fn code_width(&self) -> usize {
-        self.codes.iter().map(|c| c.chars().count()).max().unwrap_or(1)
+        self.codes
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(1)
     }
 }
 
@@ -603,9 +608,7 @@ impl Rules {
     pub fn interpreted_move_checks(&self) -> usize {
         self.moves
             .iter()
-            .map(|m| {
-                m.capture.dynamic.len() + m.blocked.dynamic.len() + m.dynamic_enter.len()
-            })
+            .map(|m| m.capture.dynamic.len() + m.blocked.dynamic.len() + m.dynamic_enter.len())
             .sum()
     }
 }
@@ -625,7 +628,11 @@ fn spec_uses_clock(spec: &RulesSpec) -> bool {
         found
     }
     spec.end.iter().any(|e| reads(&e.when))
-        || spec.enter.iter().chain(&spec.capture).any(|r| reads(&r.expr))
+        || spec
+            .enter
+            .iter()
+            .chain(&spec.capture)
+            .any(|r| reads(&r.expr))
 }
 
 /// Calls `f` on every node of `e`.
@@ -634,8 +641,21 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     use Expr::*;
     match e {
         Lit(_) | Var(_) => {}
-        Attr(a, _) | Owner(a) | CellOf(a) | KindOf(a) | Row(a) | Col(a) | Is(a, _) | Has(a, _)
-        | OpponentOf(a) | Count(a, _) | NoMoves(a) | Placed(a) | At(a) | Occupied(a) | Not(a)
+        Attr(a, _)
+        | Owner(a)
+        | CellOf(a)
+        | KindOf(a)
+        | Row(a)
+        | Col(a)
+        | Is(a, _)
+        | Has(a, _)
+        | OpponentOf(a)
+        | Count(a, _)
+        | NoMoves(a)
+        | Placed(a)
+        | At(a)
+        | Occupied(a)
+        | Not(a)
         | Neg(a) => visit(a, f),
         In(a, _, b) => {
             visit(a, f);
@@ -696,7 +716,11 @@ fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
             name: k.name.clone(),
             letter: k.letter.clone(),
             attrs: k.attrs.clone(),
-            tags: k.tags.iter().filter(|&&t| t < 64).fold(0, |m, t| m | 1 << t),
+            tags: k
+                .tags
+                .iter()
+                .filter(|&&t| t < 64)
+                .fold(0, |m, t| m | 1 << t),
         })
         .collect();
     let mut codes = vec![String::new(); PIECE_CODES];
@@ -707,7 +731,12 @@ fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
         }
     }
     // Codes must be unique and readable back from a position string without separators.
-    let all: Vec<(usize, &String)> = codes.iter().enumerate().skip(1).filter(|c| !c.1.is_empty()).collect();
+    let all: Vec<(usize, &String)> = codes
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|c| !c.1.is_empty())
+        .collect();
     for (i, a) in &all {
         if a.starts_with(|c: char| c.is_ascii_digit() || c == '/' || c.is_whitespace())
             || a.contains(|c: char| c == '/' || c.is_whitespace())
@@ -725,7 +754,11 @@ fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
                     Site::Kind(piece.kind().index()),
                     format!(
                         "piece code `{b}` {} code `{a}`, so position strings would be ambiguous",
-                        if a == b { "is the same as" } else { "starts with" }
+                        if a == b {
+                            "is the same as"
+                        } else {
+                            "starts with"
+                        }
                     ),
                 );
             }
@@ -820,7 +853,7 @@ impl Compiler<'_> {
         let g = &self.core.geometry;
         let mut signatures: Vec<Vec<u32>> = Vec::new();
         let mut class = vec![0u8; MAX_CELLS];
-        for i in 0..g.len() {
+        for (i, slot) in class.iter_mut().enumerate().take(g.len()) {
             let cell = Cell(i as u8);
             let mut sig = Vec::new();
             if deps.any(Deps::CELL_IDENTITY) {
@@ -846,7 +879,7 @@ impl Compiler<'_> {
                     signatures.len() - 1
                 }
             };
-            class[i] = id as u8;
+            *slot = id as u8;
         }
         class
     }
@@ -869,8 +902,10 @@ impl Compiler<'_> {
                 .position(|x| std::ptr::eq(x, r))
                 .unwrap_or(0)
         };
-        let static_enter: Vec<(usize, &NamedRule)> =
-            static_enter.into_iter().map(|r| (enter_index(r), r)).collect();
+        let static_enter: Vec<(usize, &NamedRule)> = static_enter
+            .into_iter()
+            .map(|r| (enter_index(r), r))
+            .collect();
         let dynamic_enter: Vec<Expr> = dynamic_enter.into_iter().map(|r| r.expr.clone()).collect();
 
         for (ki, kind) in self.spec.kinds.iter().enumerate() {
@@ -895,7 +930,8 @@ impl Compiler<'_> {
                     let piece = Piece::new(kid, player);
                     for from in g.cells().iter() {
                         for dir in m.dirs[p].iter() {
-                            let Some((to, over, jumped_cells)) = geometry_of(&g, &self.core, &m.pattern, from, dir)
+                            let Some((to, over, jumped_cells)) =
+                                geometry_of(&g, self.core, &m.pattern, from, dir)
                             else {
                                 continue;
                             };
@@ -930,7 +966,9 @@ impl Compiler<'_> {
                                     Ok(b) => ok = b,
                                     Err(e) => {
                                         let core = self.core;
-                                        self.eval_error(site, e, || case_text(core, piece, from, to));
+                                        self.eval_error(site, e, || {
+                                            case_text(core, piece, from, to)
+                                        });
                                         ok = false;
                                     }
                                 }
@@ -975,11 +1013,12 @@ impl Compiler<'_> {
                     Pattern::Jump { blocked, .. } => blocked_expr = blocked.as_ref(),
                     Pattern::Step => {}
                 }
-                let capture = if m.mode == CaptureMode::Quiet && !matches!(m.pattern, Pattern::Hop { .. }) {
-                    Check::default()
-                } else {
-                    self.capture_check(kid, &capture_exprs, class, nclass)
-                };
+                let capture =
+                    if m.mode == CaptureMode::Quiet && !matches!(m.pattern, Pattern::Hop { .. }) {
+                        Check::default()
+                    } else {
+                        self.capture_check(kid, &capture_exprs, class, nclass)
+                    };
                 let blocked = match blocked_expr {
                     Some(e) => self.block_check(kid, site, e, class, nclass),
                     None => Check::default(),
@@ -1022,7 +1061,9 @@ impl Compiler<'_> {
             table: None,
             dynamic: dynamic.iter().map(|(_, e)| (*e).clone()).collect(),
         };
-        let deps = stat.iter().fold(Deps::default(), |d, (_, e)| d.or(e.deps()));
+        let deps = stat
+            .iter()
+            .fold(Deps::default(), |d, (_, e)| d.or(e.deps()));
         // Dimensions: attacker code, from class, defender code, defender cell class, to class.
         let use_from = deps.any(Deps::FROM);
         let use_tcell = deps.any(Deps::TARGET_CELL);
@@ -1141,7 +1182,9 @@ impl Compiler<'_> {
                                     core.code(mover),
                                     core.geometry.name(cell),
                                     Piece::from_code(occ as u8)
-                                        .map_or("nothing".to_string(), |o| core.code(o).to_string())
+                                        .map_or("nothing".to_string(), |o| core
+                                            .code(o)
+                                            .to_string())
                                 )
                             });
                             return Check::default();
@@ -1160,7 +1203,8 @@ impl Compiler<'_> {
         let mut out = Vec::new();
         let n = self.spec.end.len();
         // A `no_moves(opponent)` rule may be deferred if every rule after it may be too.
-        let deferrable = |e: &EndSpec| matches!(&e.when, Expr::NoMoves(p) if **p == Expr::Var(Var::Opponent));
+        let deferrable =
+            |e: &EndSpec| matches!(&e.when, Expr::NoMoves(p) if **p == Expr::Var(Var::Opponent));
         let mut first_deferred = n;
         while first_deferred > 0 && deferrable(&self.spec.end[first_deferred - 1]) {
             first_deferred -= 1;
@@ -1176,7 +1220,10 @@ impl Compiler<'_> {
                     match w.eval(self.core, &env) {
                         Ok(Value::Player(q)) => *slot = Outcome::Win(q),
                         Ok(other) => {
-                            self.error(Site::Winner(i), format!("the winner must be a player, not {other:?}"));
+                            self.error(
+                                Site::Winner(i),
+                                format!("the winner must be a player, not {other:?}"),
+                            );
                         }
                         Err(err) => self.error(Site::Winner(i), err.to_string()),
                     }
@@ -1195,7 +1242,16 @@ impl Compiler<'_> {
     fn end_check(&mut self, i: usize, when: &Expr) -> EndCheck {
         let deps = when.deps();
         // After a move, the mover stands on the destination: its cell is `to`.
-        if !deps.is_dynamic() && deps.within(Deps(Deps::MOVER.0 | Deps::FROM.0 | Deps::TO.0 | Deps::PLAYER.0 | Deps::ROW.0 | Deps::COL.0 | Deps::CELL_IDENTITY.0))
+        if !deps.is_dynamic()
+            && deps.within(Deps(
+                Deps::MOVER.0
+                    | Deps::FROM.0
+                    | Deps::TO.0
+                    | Deps::PLAYER.0
+                    | Deps::ROW.0
+                    | Deps::COL.0
+                    | Deps::CELL_IDENTITY.0,
+            ))
             && !mentions_var(when, Var::From)
         {
             let mut sets = vec![CellSet::EMPTY; PIECE_CODES];
@@ -1213,7 +1269,11 @@ impl Compiler<'_> {
                         Err(err) => {
                             let core = self.core;
                             self.eval_error(Site::End(i), err, || {
-                                format!("{} arrives on {}", core.code(piece), core.geometry.name(to))
+                                format!(
+                                    "{} arrives on {}",
+                                    core.code(piece),
+                                    core.geometry.name(to)
+                                )
                             });
                             return EndCheck::Dynamic(when.clone());
                         }
@@ -1223,7 +1283,10 @@ impl Compiler<'_> {
             return EndCheck::Arrive(sets);
         }
         if let Expr::Bin(op, a, b) = when
-            && matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+            && matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            )
             && let (Expr::Count(who, kind), Expr::Lit(Value::Int(n))) = (a.as_ref(), b.as_ref())
         {
             let who = match who.as_ref() {

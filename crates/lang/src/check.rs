@@ -255,7 +255,15 @@ impl<'a> Checker<'a> {
         let (expr, ty) = self.value(e, text, scope, &Vec::new())?;
         if ty != want {
             let d = self
-                .error(text.loc(e.span), format!("{} must be {}, but this is {}", cap(scope.what), want.words(), ty.words()))
+                .error(
+                    text.loc(e.span),
+                    format!(
+                        "{} must be {}, but this is {}",
+                        cap(scope.what),
+                        want.words(),
+                        ty.words()
+                    ),
+                )
                 .label(format!("this is {}", ty.words()));
             self.push(d);
             return None;
@@ -264,17 +272,31 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks `e` in `scope` and returns it with its type, whatever the type.
-    pub fn check_value(&mut self, e: &syntax::Expr, text: Text, scope: &Scope) -> Option<(Expr, Ty)> {
+    pub fn check_value(
+        &mut self,
+        e: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+    ) -> Option<(Expr, Ty)> {
         self.value(e, text, scope, &Vec::new())
     }
 
-    fn value(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, locals: &Locals) -> Option<(Expr, Ty)> {
+    fn value(
+        &mut self,
+        e: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+    ) -> Option<(Expr, Ty)> {
         match self.any(e, text, scope, locals)? {
             Checked::Value(x, t) => Some((x, t)),
             Checked::Zone(i, _) => {
                 let name = &self.world.zones[i].0;
                 let d = self
-                    .error(text.loc(e.span), format!("zone `{name}` is a set of cells, not a value"))
+                    .error(
+                        text.loc(e.span),
+                        format!("zone `{name}` is a set of cells, not a value"),
+                    )
                     .label("a zone")
                     .help(format!("use it after `in`, as in `to in {name}`"));
                 self.push(d);
@@ -298,7 +320,14 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn expect(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, locals: &Locals, want: Ty) -> Option<Expr> {
+    fn expect(
+        &mut self,
+        e: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+        want: Ty,
+    ) -> Option<Expr> {
         let (x, t) = self.value(e, text, scope, locals)?;
         if t == want {
             return Some(x);
@@ -309,7 +338,10 @@ impl<'a> Checker<'a> {
             (Ty::Piece, Ty::Player) => Some(Expr::Owner(x.boxed())),
             _ => {
                 let d = self
-                    .error(text.loc(e.span), format!("expected {}, found {}", want.words(), t.words()))
+                    .error(
+                        text.loc(e.span),
+                        format!("expected {}, found {}", want.words(), t.words()),
+                    )
                     .label(format!("this is {}", t.words()));
                 self.push(d);
                 None
@@ -317,7 +349,13 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn any(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, locals: &Locals) -> Option<Checked> {
+    fn any(
+        &mut self,
+        e: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+    ) -> Option<Checked> {
         let loc = text.loc(e.span);
         use Checked::Value as V;
         match &e.kind {
@@ -348,7 +386,14 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn name(&mut self, n: &str, loc: Loc, text: Text, scope: &Scope, locals: &Locals) -> Option<Checked> {
+    fn name(
+        &mut self,
+        n: &str,
+        loc: Loc,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+    ) -> Option<Checked> {
         use Checked::Value as V;
         if let Some((_, x, t)) = locals.iter().rev().find(|(name, _, _)| name == n) {
             return Some(V(x.clone(), *t));
@@ -404,7 +449,10 @@ impl<'a> Checker<'a> {
             .help_if_none(format!(
                 "in {} the variables are {}",
                 scope.what,
-                vars.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+                vars.iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         let _ = text;
         self.push(d);
@@ -469,7 +517,10 @@ impl<'a> Checker<'a> {
                 let rhs = self.any(b, text, scope, locals);
                 let (lhs, rhs) = (lhs?, rhs?);
                 match rhs {
-                    Checked::Zone(z, owner) => Some(V(Expr::In(lhs.boxed(), z, owner.map(Expr::boxed)), Ty::Bool)),
+                    Checked::Zone(z, owner) => Some(V(
+                        Expr::In(lhs.boxed(), z, owner.map(Expr::boxed)),
+                        Ty::Bool,
+                    )),
                     _ => {
                         let d = self
                             .error(text.loc(b.span), "expected a zone after `in`")
@@ -484,7 +535,9 @@ impl<'a> Checker<'a> {
                 let rhs = self.any(b, text, scope, locals);
                 let (lhs, rhs) = (lhs?, rhs?);
                 match rhs {
-                    Checked::Value(Expr::Lit(Value::Kind(k)), _) => Some(V(Expr::Is(lhs.boxed(), k), Ty::Bool)),
+                    Checked::Value(Expr::Lit(Value::Kind(k)), _) => {
+                        Some(V(Expr::Is(lhs.boxed(), k), Ty::Bool))
+                    }
                     Checked::Value(x, Ty::Kind) => Some(V(
                         Expr::Bin(BinOp::Eq, Expr::KindOf(lhs.boxed()).boxed(), x.boxed()),
                         Ty::Bool,
@@ -512,7 +565,11 @@ impl<'a> Checker<'a> {
                             .error(text.loc(b.span), "expected a tag after `has`")
                             .help(format!(
                                 "the tags given to pieces are: {}",
-                                if self.world.tags.is_empty() { "none".to_string() } else { self.world.tags.join(", ") }
+                                if self.world.tags.is_empty() {
+                                    "none".to_string()
+                                } else {
+                                    self.world.tags.join(", ")
+                                }
                             ));
                         self.push(d);
                         None
@@ -534,8 +591,10 @@ impl<'a> Checker<'a> {
                     (Ty::Piece, Ty::Player) => (Expr::Owner(x.boxed()), y),
                     (Ty::Player, Ty::Piece) => (x, Expr::Owner(y.boxed())),
                     _ => {
-                        let d = self
-                            .error(text.loc(a.span.join(b.span)), format!("cannot compare {} with {}", tx.words(), ty.words()));
+                        let d = self.error(
+                            text.loc(a.span.join(b.span)),
+                            format!("cannot compare {} with {}", tx.words(), ty.words()),
+                        );
                         self.push(d);
                         return None;
                     }
@@ -578,7 +637,10 @@ impl<'a> Checker<'a> {
         let floc = text.loc(f.span);
         let arity = |this: &mut Self, n: usize| -> bool {
             if args.len() != n {
-                let d = this.error(loc, format!("`{name}` takes {n} argument(s), not {}", args.len()));
+                let d = this.error(
+                    loc,
+                    format!("`{name}` takes {n} argument(s), not {}", args.len()),
+                );
                 this.push(d);
                 false
             } else {
@@ -594,7 +656,9 @@ impl<'a> Checker<'a> {
                 checked.push(self.value(a, text, scope, locals));
             }
             let checked: Option<Vec<(Expr, Ty)>> = checked.into_iter().collect();
-            return self.expand(def, &checked?, loc, scope).map(|(x, t)| V(x, t));
+            return self
+                .expand(def, &checked?, loc, scope)
+                .map(|(x, t)| V(x, t));
         }
         if let Some(z) = w.zones.iter().position(|(n, _)| n == name) {
             self.used.insert(format!("zone:{name}"));
@@ -688,7 +752,14 @@ impl<'a> Checker<'a> {
                 }
                 let c = self.expect(&args[0], text, scope, locals, Ty::Cell)?;
                 let x = Expr::Occupied(c.boxed());
-                Some(V(if name == "empty" { Expr::Not(x.boxed()) } else { x }, Ty::Bool))
+                Some(V(
+                    if name == "empty" {
+                        Expr::Not(x.boxed())
+                    } else {
+                        x
+                    },
+                    Ty::Bool,
+                ))
             }
             "piece_at" => {
                 if !arity(self, 1) {
@@ -702,8 +773,15 @@ impl<'a> Checker<'a> {
                     return None;
                 }
                 let x = self.expect(&args[0], text, scope, locals, Ty::Int)?;
-                let neg = Expr::Bin(BinOp::Lt, x.clone().boxed(), Expr::Lit(Value::Int(0)).boxed());
-                Some(V(Expr::If(neg.boxed(), Expr::Neg(x.clone().boxed()).boxed(), x.boxed()), Ty::Int))
+                let neg = Expr::Bin(
+                    BinOp::Lt,
+                    x.clone().boxed(),
+                    Expr::Lit(Value::Int(0)).boxed(),
+                );
+                Some(V(
+                    Expr::If(neg.boxed(), Expr::Neg(x.clone().boxed()).boxed(), x.boxed()),
+                    Ty::Int,
+                ))
             }
             "min" | "max" => {
                 if !arity(self, 2) {
@@ -718,7 +796,8 @@ impl<'a> Checker<'a> {
             }
             _ => {
                 let mut candidates: Vec<&str> = vec![
-                    "opponent", "pieces", "count", "no_moves", "placed", "occupied", "empty", "piece_at", "abs", "min", "max",
+                    "opponent", "pieces", "count", "no_moves", "placed", "occupied", "empty",
+                    "piece_at", "abs", "min", "max",
                 ];
                 candidates.extend(w.defs.iter().map(|d| d.name.as_str()));
                 candidates.extend(w.zones.iter().filter(|z| z.1).map(|z| z.0.as_str()));
@@ -732,7 +811,13 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn kind_literal(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, locals: &Locals) -> Option<KindId> {
+    fn kind_literal(
+        &mut self,
+        e: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+    ) -> Option<KindId> {
         match self.value(e, text, scope, locals)? {
             (Expr::Lit(Value::Kind(k)), _) => Some(k),
             _ => {
@@ -745,12 +830,22 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn expand(&mut self, def: &Definition, args: &[(Expr, Ty)], loc: Loc, scope: &Scope) -> Option<(Expr, Ty)> {
+    fn expand(
+        &mut self,
+        def: &Definition,
+        args: &[(Expr, Ty)],
+        loc: Loc,
+        scope: &Scope,
+    ) -> Option<(Expr, Ty)> {
         self.used.insert(format!("def:{}", def.name));
         if self.stack.contains(&def.name) {
             let d = self
                 .error(loc, format!("definition `{}` uses itself", def.name))
-                .help(format!("definitions are expanded where they are used: {} -> {}", self.stack.join(" -> "), def.name));
+                .help(format!(
+                    "definitions are expanded where they are used: {} -> {}",
+                    self.stack.join(" -> "),
+                    def.name
+                ));
             self.push(d);
             return None;
         }

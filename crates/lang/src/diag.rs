@@ -125,7 +125,11 @@ impl Diagnostic {
 
     /// The hint `did you mean ...?` when a close name exists.
     #[must_use]
-    pub fn suggest<'a>(self, wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Diagnostic {
+    pub fn suggest<'a>(
+        self,
+        wrong: &str,
+        candidates: impl IntoIterator<Item = &'a str>,
+    ) -> Diagnostic {
         match did_you_mean(wrong, candidates) {
             Some(s) => self.help(format!("did you mean `{s}`?")),
             None => self,
@@ -140,7 +144,10 @@ impl fmt::Display for Diagnostic {
 }
 
 /// The candidate closest to `wrong`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(wrong: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    wrong: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let mut best: Option<(f64, &str)> = None;
     for c in candidates {
         let score = strsim::jaro_winkler(&wrong.to_lowercase(), &c.to_lowercase());
@@ -180,7 +187,9 @@ impl miette::Diagnostic for WithSource {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -196,7 +205,6 @@ impl Diagnostic {
     fn with_source(&self, sources: &Sources) -> Option<WithSource> {
         let loc = self.loc?;
         let file = sources.get(loc.file)?;
-        let (line, col) = sources.line_col(loc.file, loc.start);
         let start = loc.start.min(file.text.len());
         let end = loc.end.clamp(start, file.text.len());
         Some(WithSource {
@@ -206,8 +214,7 @@ impl Diagnostic {
                 Severity::Warning => miette::Severity::Warning,
             },
             help: self.help.clone(),
-            source: NamedSource::new(format!("{}:{line}:{col}", file.name), file.text.clone())
-                .with_language("toml"),
+            source: NamedSource::new(file.name.clone(), file.text.clone()).with_language("toml"),
             label: LabeledSpan::new_with_span(self.label.clone(), SourceSpan::from(start..end)),
         })
     }
@@ -253,6 +260,7 @@ impl LoadError {
         let mut out = String::new();
         for d in &self.diagnostics {
             out.push_str(&d.render_with(&self.sources, color));
+            out.push('\n');
         }
         let errors = self
             .diagnostics

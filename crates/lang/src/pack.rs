@@ -7,15 +7,16 @@
 //! stand, an expression that fails on some case) are mapped back to the line that caused them.
 
 use crate::check::{
-    BLOCK, CAPTURE, CONSTANT, Checker, Definition, END, ENTER, OptionValue, PLACE, Text, Ty, WINNER, World,
+    BLOCK, CAPTURE, CONSTANT, Checker, Definition, END, ENTER, OptionValue, PLACE, Text, Ty,
+    WINNER, World,
 };
 use crate::diag::{Diagnostic, LoadError, Loc, Severity, Sources, did_you_mean};
 use crate::syntax;
 use crate::tree::{self, Node, Table, Value};
 use ply_kernel::expr::{Expr, Value as KValue, Var};
 use ply_kernel::rules::{
-    CaptureMode, EndResult, EndSpec, KindSpec, MoveSpec, NamedRule, Pattern, PlayerSpec, RulesSpec, Site, ZoneCells,
-    ZoneSpec,
+    CaptureMode, EndResult, EndSpec, KindSpec, MoveSpec, NamedRule, Pattern, PlayerSpec, RulesSpec,
+    Site, ZoneCells, ZoneSpec,
 };
 use ply_kernel::{Cell, CellSet, Dir, DirSet, Geometry, KindId, PLAYERS, Piece, Player, Rules};
 use std::path::{Path, PathBuf};
@@ -64,7 +65,14 @@ pub fn load(path: impl AsRef<Path>, set: &[(String, String)]) -> Result<Pack, Lo
     let path = path.as_ref();
     let mut sources = Sources::default();
     let mut diags = Vec::new();
-    let tree = read_tree(path, path.display().to_string(), None, &mut sources, &mut diags, &mut Vec::new());
+    let tree = read_tree(
+        path,
+        path.display().to_string(),
+        None,
+        &mut sources,
+        &mut diags,
+        &mut Vec::new(),
+    );
     finish(tree, set, sources, diags)
 }
 
@@ -74,13 +82,22 @@ pub fn load_str(name: &str, text: &str, set: &[(String, String)]) -> Result<Pack
     let mut sources = Sources::default();
     let mut diags = Vec::new();
     let file = sources.add(name, text);
-    let tree = tree::parse(file, text, &mut diags).and_then(|t| extend(t, Path::new("."), &mut sources, &mut diags, &mut Vec::new()));
+    let tree = tree::parse(file, text, &mut diags)
+        .and_then(|t| extend(t, Path::new("."), &mut sources, &mut diags, &mut Vec::new()));
     finish(tree, set, sources, diags)
 }
 
-fn finish(tree: Option<Table>, set: &[(String, String)], sources: Sources, mut diags: Vec<Diagnostic>) -> Result<Pack, LoadError> {
+fn finish(
+    tree: Option<Table>,
+    set: &[(String, String)],
+    sources: Sources,
+    mut diags: Vec<Diagnostic>,
+) -> Result<Pack, LoadError> {
     let Some(tree) = tree else {
-        return Err(LoadError { sources, diagnostics: diags });
+        return Err(LoadError {
+            sources,
+            diagnostics: diags,
+        });
     };
     let mut reader = Reader {
         sources: &sources,
@@ -94,7 +111,10 @@ fn finish(tree: Option<Table>, set: &[(String, String)], sources: Sources, mut d
         Some(b) if !has_errors => b,
         _ => {
             diags.sort_by_key(|d| d.severity);
-            return Err(LoadError { sources, diagnostics: diags });
+            return Err(LoadError {
+                sources,
+                diagnostics: diags,
+            });
         }
     };
     let kinds = spec.kinds.len();
@@ -104,8 +124,11 @@ fn finish(tree: Option<Table>, set: &[(String, String)], sources: Sources, mut d
                 if !rules.kind_can_move(KindId(k as u8)) {
                     let name = rules.core().kind_name(KindId(k as u8)).to_string();
                     warnings.push(
-                        Diagnostic::warning(reader.locs.kinds.get(k).copied(), format!("piece `{name}` can never move"))
-                            .help("no move pattern of it reaches any cell it may enter"),
+                        Diagnostic::warning(
+                            reader.locs.kinds.get(k).copied(),
+                            format!("piece `{name}` can never move"),
+                        )
+                        .help("no move pattern of it reaches any cell it may enter"),
                     );
                 }
             }
@@ -125,7 +148,10 @@ fn finish(tree: Option<Table>, set: &[(String, String)], sources: Sources, mut d
                 diags.push(Diagnostic::error(loc, e.message).label("here"));
             }
             diags.sort_by_key(|d| d.severity);
-            Err(LoadError { sources, diagnostics: diags })
+            Err(LoadError {
+                sources,
+                diagnostics: diags,
+            })
         }
     }
 }
@@ -141,22 +167,38 @@ fn read_tree(
     let canonical = match std::fs::canonicalize(path) {
         Ok(c) => c,
         Err(e) => {
-            diags.push(Diagnostic::error(from, format!("cannot read pack `{display}`: {e}")).label("this file"));
+            diags.push(
+                Diagnostic::error(from, format!("cannot read pack `{display}`: {e}"))
+                    .label("this file"),
+            );
             return None;
         }
     };
     if stack.contains(&canonical) {
-        let chain: Vec<String> = stack.iter().chain([&canonical]).map(|p| p.file_name().map_or(String::new(), |f| f.to_string_lossy().into_owned())).collect();
+        let chain: Vec<String> = stack
+            .iter()
+            .chain([&canonical])
+            .map(|p| {
+                p.file_name()
+                    .map_or(String::new(), |f| f.to_string_lossy().into_owned())
+            })
+            .collect();
         diags.push(
-            Diagnostic::error(from, format!("`extends` makes a cycle: {}", chain.join(" -> ")))
-                .label("extended again here"),
+            Diagnostic::error(
+                from,
+                format!("`extends` makes a cycle: {}", chain.join(" -> ")),
+            )
+            .label("extended again here"),
         );
         return None;
     }
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
-            diags.push(Diagnostic::error(from, format!("cannot read pack `{display}`: {e}")));
+            diags.push(Diagnostic::error(
+                from,
+                format!("cannot read pack `{display}`: {e}"),
+            ));
             return None;
         }
     };
@@ -169,12 +211,21 @@ fn read_tree(
     out
 }
 
-fn extend(mut table: Table, dir: &Path, sources: &mut Sources, diags: &mut Vec<Diagnostic>, stack: &mut Vec<PathBuf>) -> Option<Table> {
+fn extend(
+    mut table: Table,
+    dir: &Path,
+    sources: &mut Sources,
+    diags: &mut Vec<Diagnostic>,
+    stack: &mut Vec<PathBuf>,
+) -> Option<Table> {
     let Some(ext) = table.entries.shift_remove("extends") else {
         return Some(table);
     };
     let Value::Str(rel) = &ext.node.value else {
-        diags.push(Diagnostic::error(Some(ext.node.loc), "`extends` must be a file name, as in `extends = \"jungle.toml\"`"));
+        diags.push(Diagnostic::error(
+            Some(ext.node.loc),
+            "`extends` must be a file name, as in `extends = \"jungle.toml\"`",
+        ));
         return None;
     };
     let path = dir.join(rel);
@@ -224,7 +275,9 @@ struct Reader<'s> {
 
 type Built = (RulesSpec, Vec<OptionInfo>, Vec<Diagnostic>);
 
-const TOP_KEYS: &[&str] = &["game", "board", "zones", "pieces", "define", "rules", "end", "options", "setup"];
+const TOP_KEYS: &[&str] = &[
+    "game", "board", "zones", "pieces", "define", "rules", "end", "options", "setup",
+];
 
 impl Reader<'_> {
     fn err(&mut self, loc: Loc, message: impl Into<String>) {
@@ -235,7 +288,10 @@ impl Reader<'_> {
         match &node.value {
             Value::Table(t) => Some(t),
             other => {
-                self.err(node.loc, format!("{what} must be a table, not {}", other.type_name()));
+                self.err(
+                    node.loc,
+                    format!("{what} must be a table, not {}", other.type_name()),
+                );
                 None
             }
         }
@@ -245,7 +301,10 @@ impl Reader<'_> {
         match &node.value {
             Value::Str(s) => Some(s),
             other => {
-                self.err(node.loc, format!("{what} must be a string, not {}", other.type_name()));
+                self.err(
+                    node.loc,
+                    format!("{what} must be a string, not {}", other.type_name()),
+                );
                 None
             }
         }
@@ -255,7 +314,10 @@ impl Reader<'_> {
         match &node.value {
             Value::Int(i) => Some(*i),
             other => {
-                self.err(node.loc, format!("{what} must be an integer, not {}", other.type_name()));
+                self.err(
+                    node.loc,
+                    format!("{what} must be an integer, not {}", other.type_name()),
+                );
                 None
             }
         }
@@ -266,7 +328,10 @@ impl Reader<'_> {
             .sources
             .get(node.loc.file)
             .and_then(|f| tree::content_offset(&f.text, node));
-        Text { whole: node.loc, base }
+        Text {
+            whole: node.loc,
+            base,
+        }
     }
 
     fn parse_expr(&mut self, node: &Node, what: &str) -> Option<(syntax::Expr, Text)> {
@@ -276,7 +341,11 @@ impl Reader<'_> {
             Ok(e) => Some((e, text)),
             Err(e) => {
                 self.diags.push(
-                    Diagnostic::error(Some(text.loc(e.span)), format!("syntax error in {what}: {}", e.message)).label(e.message),
+                    Diagnostic::error(
+                        Some(text.loc(e.span)),
+                        format!("syntax error in {what}: {}", e.message),
+                    )
+                    .label(e.message),
                 );
                 None
             }
@@ -288,7 +357,10 @@ impl Reader<'_> {
         let empty = Table::default();
         let section = |this: &mut Self, key: &str| -> Table {
             match top.get(key) {
-                Some(n) => this.table(n, &format!("[{key}]")).cloned().unwrap_or_default(),
+                Some(n) => this
+                    .table(n, &format!("[{key}]"))
+                    .cloned()
+                    .unwrap_or_default(),
                 None => Table::default(),
             }
         };
@@ -301,7 +373,12 @@ impl Reader<'_> {
         let options = self.options(&options_t, set);
 
         // [game]
-        game.check_keys("[game]", &["name", "doc", "players", "symbols", "forward", "attributes"], &|_| false, &mut self.diags);
+        game.check_keys(
+            "[game]",
+            &["name", "doc", "players", "symbols", "forward", "attributes"],
+            &|_| false,
+            &mut self.diags,
+        );
         let name = match game.get("name") {
             Some(n) => self.str(n, "the game's name").unwrap_or("").to_string(),
             None => String::from("Untitled"),
@@ -314,7 +391,12 @@ impl Reader<'_> {
         let forward = self.forward(&game, &players);
 
         // [board]
-        board.check_keys("[board]", &["rows", "cols", "holes"], &|_| false, &mut self.diags);
+        board.check_keys(
+            "[board]",
+            &["rows", "cols", "holes"],
+            &|_| false,
+            &mut self.diags,
+        );
         let geometry = self.geometry(&board, top)?;
 
         // [zones]
@@ -333,11 +415,29 @@ impl Reader<'_> {
         let mut tags: Vec<String> = Vec::new();
         for (kname, e) in &pieces_t.entries {
             self.locs.kinds.push(e.key_loc);
-            let Some(t) = self.table(&e.node, &format!("[pieces.{kname}]")) else { continue };
+            let Some(t) = self.table(&e.node, &format!("[pieces.{kname}]")) else {
+                continue;
+            };
             let attrs_ok = |k: &str| attributes.iter().any(|a| a == k);
             let mut allowed = vec!["letter", "moves", "tags", "doc"];
             allowed.extend(attributes.iter().map(String::as_str));
-            t.check_keys(&format!("[pieces.{kname}]"), &allowed, &attrs_ok, &mut self.diags);
+            let before = self.diags.len();
+            t.check_keys(
+                &format!("[pieces.{kname}]"),
+                &allowed,
+                &attrs_ok,
+                &mut self.diags,
+            );
+            for d in &mut self.diags[before..] {
+                let key = t.entries.iter().find(|(_, e)| Some(e.key_loc) == d.loc);
+                if let Some((k, e)) = key
+                    && matches!(e.node.value, Value::Int(_))
+                {
+                    d.help = Some(format!(
+                        "to give pieces an attribute `{k}`, declare it: `attributes = [\"{k}\"]` in [game]"
+                    ));
+                }
+            }
             let letter = match t.get("letter") {
                 Some(n) => self.str(n, "a piece's letter").unwrap_or("?").to_string(),
                 None => {
@@ -383,8 +483,11 @@ impl Reader<'_> {
                 Ok(h) => h,
                 Err(err) => {
                     self.diags.push(
-                        Diagnostic::error(Some(key_loc), format!("bad definition name `{head}`: {}", err.message))
-                            .help("write `name = '...'` or `\"name(a, b)\" = '...'`"),
+                        Diagnostic::error(
+                            Some(key_loc),
+                            format!("bad definition name `{head}`: {}", err.message),
+                        )
+                        .help("write `name = '...'` or `\"name(a, b)\" = '...'`"),
                     );
                     continue;
                 }
@@ -432,7 +535,13 @@ impl Reader<'_> {
                             }
                         }
                     }
-                    other => self.err(moves.loc, format!("`moves` of `{kname}` must be an array of strings, not {}", other.type_name())),
+                    other => self.err(
+                        moves.loc,
+                        format!(
+                            "`moves` of `{kname}` must be an array of strings, not {}",
+                            other.type_name()
+                        ),
+                    ),
                 }
             }
             self.locs.moves.push(locs);
@@ -440,19 +549,38 @@ impl Reader<'_> {
 
         // [rules]
         let rules_t = section(self, "rules");
-        rules_t.check_keys("[rules]", &["enter", "capture", "place"], &|_| false, &mut self.diags);
-        let rule_list = |this: &mut Self, key: &str, scope, checker: &mut Checker, locs: &mut Vec<Loc>| -> Vec<NamedRule> {
+        rules_t.check_keys(
+            "[rules]",
+            &["enter", "capture", "place"],
+            &|_| false,
+            &mut self.diags,
+        );
+        let rule_list = |this: &mut Self,
+                         key: &str,
+                         scope,
+                         checker: &mut Checker,
+                         locs: &mut Vec<Loc>|
+         -> Vec<NamedRule> {
             let mut out = Vec::new();
-            let Some(n) = rules_t.get(key) else { return out };
-            let Some(t) = this.table(n, &format!("[rules.{key}]")) else { return out };
+            let Some(n) = rules_t.get(key) else {
+                return out;
+            };
+            let Some(t) = this.table(n, &format!("[rules.{key}]")) else {
+                return out;
+            };
             for (rname, e) in &t.entries {
                 if matches!(e.node.value, Value::Bool(false)) {
                     continue;
                 }
-                let Some((ast, text)) = this.parse_expr(&e.node, &format!("rule `{rname}`")) else { continue };
+                let Some((ast, text)) = this.parse_expr(&e.node, &format!("rule `{rname}`")) else {
+                    continue;
+                };
                 if let Some(expr) = checker.check(&ast, text, scope, Ty::Bool) {
                     locs.push(e.node.loc);
-                    out.push(NamedRule { name: rname.clone(), expr });
+                    out.push(NamedRule {
+                        name: rname.clone(),
+                        expr,
+                    });
                 }
             }
             out
@@ -474,8 +602,15 @@ impl Reader<'_> {
             if matches!(e.node.value, Value::Bool(false)) {
                 continue;
             }
-            let Some(t) = self.table(&e.node, &format!("[end.{ename}]")) else { continue };
-            t.check_keys(&format!("[end.{ename}]"), &["when", "winner", "draw", "doc"], &|_| false, &mut self.diags);
+            let Some(t) = self.table(&e.node, &format!("[end.{ename}]")) else {
+                continue;
+            };
+            t.check_keys(
+                &format!("[end.{ename}]"),
+                &["when", "winner", "draw", "doc"],
+                &|_| false,
+                &mut self.diags,
+            );
             let Some(when_node) = t.get("when") else {
                 self.err(e.key_loc, format!("end rule `{ename}` has no `when`"));
                 continue;
@@ -490,14 +625,25 @@ impl Reader<'_> {
                     .map(EndResult::Winner),
                 (None, Some(d)) if matches!(d.value, Value::Bool(true)) => Some(EndResult::Draw),
                 _ => {
-                    self.err(e.key_loc, format!("end rule `{ename}` needs either `winner = '...'` or `draw = true`"));
+                    self.err(
+                        e.key_loc,
+                        format!(
+                            "end rule `{ename}` needs either `winner = '...'` or `draw = true`"
+                        ),
+                    );
                     None
                 }
             };
             if let (Some(when), Some(result)) = (when, result) {
                 self.locs.end.push(when_node.loc);
-                self.locs.winner.push(t.get("winner").map_or(e.key_loc, |w| w.loc));
-                end.push(EndSpec { name: ename.clone(), when, result });
+                self.locs
+                    .winner
+                    .push(t.get("winner").map_or(e.key_loc, |w| w.loc));
+                end.push(EndSpec {
+                    name: ename.clone(),
+                    when,
+                    result,
+                });
             }
         }
 
@@ -512,13 +658,18 @@ impl Reader<'_> {
                 );
                 continue;
             };
-            let Some(t) = self.table(&e.node, &format!("[setup.{pname}]")) else { continue };
+            let Some(t) = self.table(&e.node, &format!("[setup.{pname}]")) else {
+                continue;
+            };
             for (kname, ke) in &t.entries {
                 let Some(k) = kinds.iter().position(|k| k.name == *kname) else {
                     self.diags.push(
-                        Diagnostic::error(Some(ke.key_loc), format!("`{kname}` is not a kind of piece"))
-                            .label("unknown piece")
-                            .suggest(kname, kinds.iter().map(|k| k.name.as_str())),
+                        Diagnostic::error(
+                            Some(ke.key_loc),
+                            format!("`{kname}` is not a kind of piece"),
+                        )
+                        .label("unknown piece")
+                        .suggest(kname, kinds.iter().map(|k| k.name.as_str())),
                     );
                     continue;
                 };
@@ -543,23 +694,40 @@ impl Reader<'_> {
         for (i, z) in zones.iter().enumerate() {
             if !used.contains(&format!("zone:{}", z.name)) && !jump_zones.contains(&i) {
                 warnings.push(
-                    Diagnostic::warning(self.locs.zones.get(i).copied(), format!("zone `{}` is never used", z.name))
-                        .help("no rule or move pattern mentions it"),
+                    Diagnostic::warning(
+                        self.locs.zones.get(i).copied(),
+                        format!("zone `{}` is never used", z.name),
+                    )
+                    .help("no rule or move pattern mentions it"),
                 );
             }
         }
         for o in &options {
             if !used.contains(&format!("option:{}", o.name)) {
-                let loc = top
-                    .get("options")
-                    .and_then(|n| if let Value::Table(t) = &n.value { t.entries.get(&o.name).map(|e| e.key_loc) } else { None });
-                warnings.push(Diagnostic::warning(loc, format!("option `{}` is never read", o.name)));
+                let loc = top.get("options").and_then(|n| {
+                    if let Value::Table(t) = &n.value {
+                        t.entries.get(&o.name).map(|e| e.key_loc)
+                    } else {
+                        None
+                    }
+                });
+                warnings.push(Diagnostic::warning(
+                    loc,
+                    format!("option `{}` is never read", o.name),
+                ));
             }
         }
         for d in &world.defs {
             if !checker.definition_used(&d.name) {
-                let loc = define_t.entries.iter().find(|(h, _)| h.starts_with(d.name.as_str())).map(|(_, e)| e.key_loc);
-                warnings.push(Diagnostic::warning(loc, format!("definition `{}` is never used", d.name)));
+                let loc = define_t
+                    .entries
+                    .iter()
+                    .find(|(h, _)| h.starts_with(d.name.as_str()))
+                    .map(|(_, e)| e.key_loc);
+                warnings.push(Diagnostic::warning(
+                    loc,
+                    format!("definition `{}` is never used", d.name),
+                ));
             }
         }
         self.diags.append(&mut checker.diags);
@@ -583,9 +751,18 @@ impl Reader<'_> {
 
     fn string_list(&mut self, node: &Node, what: &str) -> Vec<String> {
         match &node.value {
-            Value::Array(items) => items.iter().filter_map(|i| self.str(i, what).map(str::to_string)).collect(),
+            Value::Array(items) => items
+                .iter()
+                .filter_map(|i| self.str(i, what).map(str::to_string))
+                .collect(),
             other => {
-                self.err(node.loc, format!("{what} must be an array of strings, not {}", other.type_name()));
+                self.err(
+                    node.loc,
+                    format!(
+                        "{what} must be an array of strings, not {}",
+                        other.type_name()
+                    ),
+                );
                 Vec::new()
             }
         }
@@ -594,14 +771,47 @@ impl Reader<'_> {
     fn options(&mut self, t: &Table, set: &[(String, String)]) -> Vec<OptionInfo> {
         let mut out = Vec::new();
         for (name, e) in &t.entries {
-            let Some(o) = self.table(&e.node, &format!("[options.{name}]")) else { continue };
-            o.check_keys(&format!("[options.{name}]"), &["type", "default", "doc"], &|_| false, &mut self.diags);
-            let ty = o.get("type").and_then(|n| self.str(n, "an option's type")).unwrap_or("bool").to_string();
+            let Some(o) = self.table(&e.node, &format!("[options.{name}]")) else {
+                continue;
+            };
+            o.check_keys(
+                &format!("[options.{name}]"),
+                &["type", "default", "doc"],
+                &|_| false,
+                &mut self.diags,
+            );
+            let ty = o
+                .get("type")
+                .and_then(|n| self.str(n, "an option's type"))
+                .unwrap_or("bool")
+                .to_string();
             let default = match (ty.as_str(), o.get("default")) {
-                ("bool", Some(Node { value: Value::Bool(b), .. })) => OptionValue::Bool(*b),
-                ("int", Some(Node { value: Value::Int(i), .. })) => OptionValue::Int(*i),
+                (
+                    "bool",
+                    Some(Node {
+                        value: Value::Bool(b),
+                        ..
+                    }),
+                ) => OptionValue::Bool(*b),
+                (
+                    "int",
+                    Some(Node {
+                        value: Value::Int(i),
+                        ..
+                    }),
+                ) => OptionValue::Int(*i),
                 ("bool" | "int", Some(n)) => {
-                    self.err(n.loc, format!("the default of option `{name}` must be {}", if ty == "bool" { "true or false" } else { "an integer" }));
+                    self.err(
+                        n.loc,
+                        format!(
+                            "the default of option `{name}` must be {}",
+                            if ty == "bool" {
+                                "true or false"
+                            } else {
+                                "an integer"
+                            }
+                        ),
+                    );
                     continue;
                 }
                 ("bool" | "int", None) => {
@@ -617,8 +827,17 @@ impl Reader<'_> {
                     continue;
                 }
             };
-            let doc = o.get("doc").and_then(|n| self.str(n, "`doc`")).unwrap_or("").to_string();
-            out.push(OptionInfo { name: name.clone(), value: default, default, doc });
+            let doc = o
+                .get("doc")
+                .and_then(|n| self.str(n, "`doc`"))
+                .unwrap_or("")
+                .to_string();
+            out.push(OptionInfo {
+                name: name.clone(),
+                value: default,
+                default,
+                doc,
+            });
         }
         for (name, value) in set {
             let Some(o) = out.iter_mut().find(|o| o.name == *name) else {
@@ -643,7 +862,11 @@ impl Reader<'_> {
                     None,
                     format!(
                         "option `{name}` is {}, so `{value}` is not a value for it",
-                        if matches!(o.default, OptionValue::Bool(_)) { "true or false" } else { "an integer" }
+                        if matches!(o.default, OptionValue::Bool(_)) {
+                            "true or false"
+                        } else {
+                            "an integer"
+                        }
                     ),
                 )),
             }
@@ -654,17 +877,32 @@ impl Reader<'_> {
     fn players(&mut self, game: &Table, top: &Table) -> Option<Vec<PlayerSpec>> {
         let Some(node) = game.get("players") else {
             let loc = top.entries.get("game").map(|e| e.key_loc);
-            self.diags.push(Diagnostic::error(loc, "the game has no `players`").help("write `players = [\"A\", \"B\"]` in [game]"));
+            self.diags.push(
+                Diagnostic::error(loc, "the game has no `players`")
+                    .help("write `players = [\"A\", \"B\"]` in [game]"),
+            );
             return None;
         };
         self.locs.players = Some(node.loc);
         let names = self.string_list(node, "`players`");
         if names.len() != PLAYERS {
-            self.err(node.loc, format!("a game has exactly {PLAYERS} players, not {}", names.len()));
+            self.err(
+                node.loc,
+                format!("a game has exactly {PLAYERS} players, not {}", names.len()),
+            );
             return None;
         }
-        let symbols = game.get("symbols").and_then(|n| self.table(n, "`symbols`")).cloned().unwrap_or_default();
-        symbols.check_keys("`symbols`", &names.iter().map(String::as_str).collect::<Vec<_>>(), &|_| false, &mut self.diags);
+        let symbols = game
+            .get("symbols")
+            .and_then(|n| self.table(n, "`symbols`"))
+            .cloned()
+            .unwrap_or_default();
+        symbols.check_keys(
+            "`symbols`",
+            &names.iter().map(String::as_str).collect::<Vec<_>>(),
+            &|_| false,
+            &mut self.diags,
+        );
         let mut out = Vec::new();
         for n in names {
             let symbol = match symbols.get(&n) {
@@ -679,11 +917,19 @@ impl Reader<'_> {
     fn forward(&mut self, game: &Table, players: &[PlayerSpec]) -> Option<[Dir; PLAYERS]> {
         let node = game.get("forward")?;
         let t = self.table(node, "`forward`")?.clone();
-        t.check_keys("`forward`", &players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), &|_| false, &mut self.diags);
+        t.check_keys(
+            "`forward`",
+            &players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            &|_| false,
+            &mut self.diags,
+        );
         let mut out = [Dir::N; PLAYERS];
         for (i, p) in players.iter().enumerate() {
             let Some(n) = t.get(&p.name) else {
-                self.err(node.loc, format!("`forward` gives no direction for `{}`", p.name));
+                self.err(
+                    node.loc,
+                    format!("`forward` gives no direction for `{}`", p.name),
+                );
                 return None;
             };
             let s = self.str(n, "a direction")?;
@@ -691,8 +937,9 @@ impl Reader<'_> {
                 Some(d) => out[i] = d,
                 None => {
                     self.diags.push(
-                        Diagnostic::error(Some(n.loc), format!("`{s}` is not a direction"))
-                            .help("use up, down, left, right, or a compass direction such as north or ne"),
+                        Diagnostic::error(Some(n.loc), format!("`{s}` is not a direction")).help(
+                            "use up, down, left, right, or a compass direction such as north or ne",
+                        ),
                     );
                     return None;
                 }
@@ -704,7 +951,10 @@ impl Reader<'_> {
     fn geometry(&mut self, board: &Table, top: &Table) -> Option<Geometry> {
         let loc = top.entries.get("board").map(|e| e.key_loc);
         let (Some(r), Some(c)) = (board.get("rows"), board.get("cols")) else {
-            self.diags.push(Diagnostic::error(loc, "the board needs `rows` and `cols`").help("write `[board]` with `rows = 8` and `cols = 8`"));
+            self.diags.push(
+                Diagnostic::error(loc, "the board needs `rows` and `cols`")
+                    .help("write `[board]` with `rows = 8` and `cols = 8`"),
+            );
             return None;
         };
         let (rows, cols) = (self.int(r, "`rows`")?, self.int(c, "`cols`")?);
@@ -728,11 +978,22 @@ impl Reader<'_> {
         }
     }
 
-    fn zone(&mut self, name: &str, node: &Node, players: &[PlayerSpec], g: &Geometry) -> Option<ZoneSpec> {
+    fn zone(
+        &mut self,
+        name: &str,
+        node: &Node,
+        players: &[PlayerSpec],
+        g: &Geometry,
+    ) -> Option<ZoneSpec> {
         let t = self.table(node, &format!("[zones.{name}]"))?;
         let mut allowed = vec!["cells", "mark", "doc"];
         allowed.extend(players.iter().map(|p| p.name.as_str()));
-        t.check_keys(&format!("[zones.{name}]"), &allowed, &|_| false, &mut self.diags);
+        t.check_keys(
+            &format!("[zones.{name}]"),
+            &allowed,
+            &|_| false,
+            &mut self.diags,
+        );
         let mark = match t.get("mark") {
             Some(n) => {
                 let s = self.str(n, "a zone's mark")?;
@@ -747,9 +1008,14 @@ impl Reader<'_> {
             }
             None => None,
         };
-        let owned: Vec<&PlayerSpec> = players.iter().filter(|p| t.get(&p.name).is_some()).collect();
+        let owned: Vec<&PlayerSpec> = players
+            .iter()
+            .filter(|p| t.get(&p.name).is_some())
+            .collect();
         let cells = match (t.get("cells"), owned.is_empty()) {
-            (Some(n), true) => ZoneCells::Shared(self.cells(n, g).into_iter().map(|(c, _)| c).collect()),
+            (Some(n), true) => {
+                ZoneCells::Shared(self.cells(n, g).into_iter().map(|(c, _)| c).collect())
+            }
             (None, false) => {
                 let mut parts = [CellSet::EMPTY; PLAYERS];
                 for (i, p) in players.iter().enumerate() {
@@ -760,15 +1026,29 @@ impl Reader<'_> {
                 ZoneCells::Owned(parts)
             }
             (Some(n), false) => {
-                self.err(n.loc, format!("zone `{name}` has both `cells` and cells per player; give one or the other"));
+                self.err(
+                    n.loc,
+                    format!(
+                        "zone `{name}` has both `cells` and cells per player; give one or the other"
+                    ),
+                );
                 return None;
             }
             (None, true) => {
-                self.err(node.loc, format!("zone `{name}` has no cells: give `cells = \"...\"` or cells per player"));
+                self.err(
+                    node.loc,
+                    format!(
+                        "zone `{name}` has no cells: give `cells = \"...\"` or cells per player"
+                    ),
+                );
                 return None;
             }
         };
-        Some(ZoneSpec { name: name.to_string(), cells, mark })
+        Some(ZoneSpec {
+            name: name.to_string(),
+            cells,
+            mark,
+        })
     }
 
     /// Reads cells: a string of names and ranges (`"a1 b4:c6"`) or an array of `[row, col]`.
@@ -784,7 +1064,10 @@ impl Reader<'_> {
                     if token.is_empty() {
                         continue;
                     }
-                    let loc = text.loc(syntax::Span { start, end: start + token.len() });
+                    let loc = text.loc(syntax::Span {
+                        start,
+                        end: start + token.len(),
+                    });
                     let mut ends = token.splitn(2, ':');
                     let a = ends.next().unwrap_or("");
                     let b = ends.next();
@@ -820,7 +1103,14 @@ impl Reader<'_> {
                         Value::Array(rc) if rc.len() == 2 => match (&rc[0].value, &rc[1].value) {
                             (Value::Int(r), Value::Int(c)) => match g.cell(*r, *c) {
                                 Some(cell) => out.push((cell, item.loc)),
-                                None => self.err(item.loc, format!("[{r}, {c}] is not on the {}x{} board", g.rows(), g.cols())),
+                                None => self.err(
+                                    item.loc,
+                                    format!(
+                                        "[{r}, {c}] is not on the {}x{} board",
+                                        g.rows(),
+                                        g.cols()
+                                    ),
+                                ),
                             },
                             _ => self.err(item.loc, "a cell is [row, col] with two integers"),
                         },
@@ -829,12 +1119,24 @@ impl Reader<'_> {
                     }
                 }
             }
-            other => self.err(node.loc, format!("cells must be a string such as \"a1 b4:c6\" or an array, not {}", other.type_name())),
+            other => self.err(
+                node.loc,
+                format!(
+                    "cells must be a string such as \"a1 b4:c6\" or an array, not {}",
+                    other.type_name()
+                ),
+            ),
         }
         out
     }
 
-    fn pattern(&mut self, node: &Node, checker: &mut Checker, world: &World, forward: &Option<[Dir; PLAYERS]>) -> Option<MoveSpec> {
+    fn pattern(
+        &mut self,
+        node: &Node,
+        checker: &mut Checker,
+        world: &World,
+        forward: &Option<[Dir; PLAYERS]>,
+    ) -> Option<MoveSpec> {
         let s = self.str(node, "a move pattern")?;
         let text = self.text_of(node);
         let ast = match syntax::parse_pattern(s) {
@@ -885,9 +1187,12 @@ impl Reader<'_> {
             syntax::PatternKind::Jump { zone, unless } => {
                 let Some(z) = world.zones.iter().position(|(n, _)| *n == zone.text) else {
                     self.diags.push(
-                        Diagnostic::error(Some(text.loc(zone.span)), format!("unknown zone `{}`", zone.text))
-                            .label("not a zone")
-                            .suggest(&zone.text, world.zones.iter().map(|z| z.0.as_str())),
+                        Diagnostic::error(
+                            Some(text.loc(zone.span)),
+                            format!("unknown zone `{}`", zone.text),
+                        )
+                        .label("not a zone")
+                        .suggest(&zone.text, world.zones.iter().map(|z| z.0.as_str())),
                     );
                     return None;
                 };
@@ -900,10 +1205,15 @@ impl Reader<'_> {
             syntax::PatternKind::Hop { over, chain } => {
                 let over = match over {
                     Some(o) => match checker.check_value(o, text, &CAPTURE)? {
-                        (Expr::Lit(KValue::Kind(k)), Ty::Kind) => Some(Expr::Is(Expr::Var(Var::Target).boxed(), k)),
+                        (Expr::Lit(KValue::Kind(k)), Ty::Kind) => {
+                            Some(Expr::Is(Expr::Var(Var::Target).boxed(), k))
+                        }
                         (e, Ty::Bool) => Some(e),
                         (_, t) => {
-                            self.err(text.loc(o.span), format!("`over` takes a kind of piece or a condition, not {t:?}"));
+                            self.err(
+                                text.loc(o.span),
+                                format!("`over` takes a kind of piece or a condition, not {t:?}"),
+                            );
                             return None;
                         }
                     },
@@ -929,7 +1239,13 @@ impl Reader<'_> {
         if !ok {
             return None;
         }
-        Some(MoveSpec { text: s.to_string(), pattern, dirs, mode, condition })
+        Some(MoveSpec {
+            text: s.to_string(),
+            pattern,
+            dirs,
+            mode,
+            condition,
+        })
     }
 }
 
@@ -941,8 +1257,14 @@ fn fold(e: &Expr) -> Option<bool> {
         Expr::Not(x) => fold(x).map(|b| !b),
         Expr::Bin(BinOp::And, a, b) => Some(fold(a)? && fold(b)?),
         Expr::Bin(BinOp::Or, a, b) => Some(fold(a)? || fold(b)?),
-        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
-            let (Expr::Lit(x), Expr::Lit(y)) = (a.as_ref(), b.as_ref()) else { return None };
+        Expr::Bin(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => {
+            let (Expr::Lit(x), Expr::Lit(y)) = (a.as_ref(), b.as_ref()) else {
+                return None;
+            };
             match (x, y, op) {
                 (_, _, BinOp::Eq) => Some(x == y),
                 (_, _, BinOp::Ne) => Some(x != y),
@@ -965,10 +1287,38 @@ fn fold(e: &Expr) -> Option<bool> {
 }
 
 const DIRECTION_WORDS: &[&str] = &[
-    "orthogonal", "diagonal", "all", "forward", "backward", "left", "right", "sideways", "forward_left",
-    "forward_right", "backward_left", "backward_right", "forward_diagonal", "backward_diagonal", "north",
-    "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "n", "s", "e", "w", "ne",
-    "nw", "se", "sw", "up", "down",
+    "orthogonal",
+    "diagonal",
+    "all",
+    "forward",
+    "backward",
+    "left",
+    "right",
+    "sideways",
+    "forward_left",
+    "forward_right",
+    "backward_left",
+    "backward_right",
+    "forward_diagonal",
+    "backward_diagonal",
+    "north",
+    "south",
+    "east",
+    "west",
+    "northeast",
+    "northwest",
+    "southeast",
+    "southwest",
+    "n",
+    "s",
+    "e",
+    "w",
+    "ne",
+    "nw",
+    "se",
+    "sw",
+    "up",
+    "down",
 ];
 
 fn compass(s: &str) -> Option<Dir> {
@@ -1014,7 +1364,9 @@ fn directions(word: &str, forward: &Option<[Dir; PLAYERS]>) -> Result<[DirSet; P
         _ => return Err(format!("`{word}` is not a direction")),
     };
     let Some(fwd) = forward else {
-        return Err(format!("`{word}` is relative to each player's forward direction, but [game] declares no `forward`"));
+        return Err(format!(
+            "`{word}` is relative to each player's forward direction, but [game] declares no `forward`"
+        ));
     };
     let mut out = [DirSet::default(); PLAYERS];
     for p in 0..PLAYERS {
@@ -1036,7 +1388,10 @@ fn resolved_toml(tree: &Table, options: &[OptionInfo]) -> String {
         }
     }
     fn table(t: &Table) -> toml::Table {
-        t.entries.iter().map(|(k, e)| (k.clone(), to_toml(&e.node))).collect()
+        t.entries
+            .iter()
+            .map(|(k, e)| (k.clone(), to_toml(&e.node)))
+            .collect()
     }
     let mut out = table(tree);
     if let Some(toml::Value::Table(opts)) = out.get_mut("options") {

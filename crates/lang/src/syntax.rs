@@ -327,7 +327,9 @@ fn build_expr(pairs: Pairs<'_, Rule>) -> Result<Expr, SyntaxError> {
             let lhs = lhs?;
             let name_pair = op.clone().into_inner().next();
             let name = Name {
-                text: name_pair.as_ref().map_or(String::new(), |p| p.as_str().to_string()),
+                text: name_pair
+                    .as_ref()
+                    .map_or(String::new(), |p| p.as_str().to_string()),
                 span: name_pair.as_ref().map_or(Span::of(&op), Span::of),
             };
             let span = lhs.span.join(Span::of(&op));
@@ -385,7 +387,13 @@ fn build_primary(pair: Pair<'_, Rule>) -> Result<Expr, SyntaxError> {
             let args = inner
                 .map(|a| build_expr(a.into_inner()))
                 .collect::<Result<Vec<_>, _>>()?;
-            ExprKind::Call(name.unwrap_or(Name { text: String::new(), span }), args)
+            ExprKind::Call(
+                name.unwrap_or(Name {
+                    text: String::new(),
+                    span,
+                }),
+                args,
+            )
         }
         Rule::if_expr => {
             let mut parts = pair
@@ -480,7 +488,12 @@ pub fn parse_definition(text: &str) -> Result<DefinitionHead, SyntaxError> {
     let mut pairs = Grammar::parse(Rule::definition, text).map_err(convert_error)?;
     let mut names = pairs
         .next()
-        .map(|p| p.into_inner().filter(|p| p.as_rule() == Rule::ident).map(|p| name(&p)).collect::<Vec<_>>())
+        .map(|p| {
+            p.into_inner()
+                .filter(|p| p.as_rule() == Rule::ident)
+                .map(|p| name(&p))
+                .collect::<Vec<_>>()
+        })
         .unwrap_or_default()
         .into_iter();
     let Some(head) = names.next() else {
@@ -504,7 +517,11 @@ mod tests {
             ExprKind::Int(i) => i.to_string(),
             ExprKind::Bool(b) => b.to_string(),
             ExprKind::Name(n) => n.clone(),
-            ExprKind::Call(f, a) => format!("{}({})", f.text, a.iter().map(show).collect::<Vec<_>>().join(", ")),
+            ExprKind::Call(f, a) => format!(
+                "{}({})",
+                f.text,
+                a.iter().map(show).collect::<Vec<_>>().join(", ")
+            ),
             ExprKind::Field(e, n) => format!("{}.{}", show(e), n.text),
             ExprKind::Unary(UnOp::Not, e) => format!("(not {})", show(e)),
             ExprKind::Unary(UnOp::Neg, e) => format!("(-{})", show(e)),
@@ -521,14 +538,19 @@ mod tests {
             "((not (to in water)) or ((mover has swimmer) and ((1 + (2 * 3)) >= x.rank)))"
         );
         let e = parse_expr("if p.cell in trap(opponent(p.owner)) then 0 else -p.rank").unwrap();
-        assert_eq!(show(&e), "(if (p.cell in trap(opponent(p.owner))) then 0 else (-p.rank))");
+        assert_eq!(
+            show(&e),
+            "(if (p.cell in trap(opponent(p.owner))) then 0 else (-p.rank))"
+        );
     }
 
     #[test]
     fn spans_point_into_the_text() {
         let text = "mover.rank >= target.rank";
         let e = parse_expr(text).unwrap();
-        let ExprKind::Binary(_, a, b) = &e.kind else { panic!() };
+        let ExprKind::Binary(_, a, b) = &e.kind else {
+            panic!()
+        };
         assert_eq!(&text[a.span.start..a.span.end], "mover.rank");
         assert_eq!(&text[b.span.start..b.span.end], "target.rank");
     }
@@ -537,7 +559,11 @@ mod tests {
     fn errors_are_in_words() {
         let err = parse_expr("mover.rank >= ").unwrap_err();
         assert_eq!(err.span.start, 14);
-        assert!(err.message.contains("a value, a name or `(`"), "{}", err.message);
+        assert!(
+            err.message.contains("a value, a name or `(`"),
+            "{}",
+            err.message
+        );
         let err = parse_expr("a b").unwrap_err();
         assert!(err.message.contains("operator"), "{}", err.message);
     }
@@ -545,9 +571,21 @@ mod tests {
     #[test]
     fn patterns() {
         let p = parse_pattern("hop orthogonal over Rabbit chain(multi_hop)").unwrap();
-        assert!(matches!(p.kind, PatternKind::Hop { over: Some(_), chain: Some(Some(_)) }));
+        assert!(matches!(
+            p.kind,
+            PatternKind::Hop {
+                over: Some(_),
+                chain: Some(Some(_))
+            }
+        ));
         let p = parse_pattern("jump orthogonal across water unless occupant is Rat").unwrap();
-        assert!(matches!(p.kind, PatternKind::Jump { unless: Some(_), .. }));
+        assert!(matches!(
+            p.kind,
+            PatternKind::Jump {
+                unless: Some(_),
+                ..
+            }
+        ));
         let p = parse_pattern("step forward, forward_left + forward_right quiet").unwrap();
         assert_eq!(p.dirs.len(), 3);
         assert_eq!(p.mode.unwrap().text, "quiet");

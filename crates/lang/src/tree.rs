@@ -96,7 +96,11 @@ impl Diagnostic {
     /// Adds a hint unless one is there already.
     #[must_use]
     pub fn help_if_none(self, help: String) -> Diagnostic {
-        if self.help.is_some() { self } else { self.help(help) }
+        if self.help.is_some() {
+            self
+        } else {
+            self.help(help)
+        }
     }
 }
 
@@ -173,7 +177,10 @@ pub fn merge(base: &mut Table, over: Table) {
             (slot, value) => {
                 let entry = Entry {
                     key_loc: e.key_loc,
-                    node: Node { value, loc: e.node.loc },
+                    node: Node {
+                        value,
+                        loc: e.node.loc,
+                    },
                 };
                 match slot {
                     Some(b) => *b = entry,
