@@ -737,31 +737,40 @@ fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
         .skip(1)
         .filter(|c| !c.1.is_empty())
         .collect();
+    let mut reported = Vec::new();
     for (i, a) in &all {
-        if a.starts_with(|c: char| c.is_ascii_digit() || c == '/' || c.is_whitespace())
+        let kind = Piece(*i as u8).kind().index();
+        if a.starts_with(|c: char| c.is_ascii_digit())
             || a.contains(|c: char| c == '/' || c.is_whitespace())
         {
-            let piece = Piece(*i as u8);
             err(
-                Site::Kind(piece.kind().index()),
+                Site::Kind(kind),
                 format!("piece code `{a}` may not start with a digit or contain `/` or spaces"),
             );
         }
         for (j, b) in &all {
-            if i != j && b.starts_with(a.as_str()) {
-                let piece = Piece(*j as u8);
-                err(
-                    Site::Kind(piece.kind().index()),
-                    format!(
-                        "piece code `{b}` {} code `{a}`, so position strings would be ambiguous",
-                        if a == b {
-                            "is the same as"
-                        } else {
-                            "starts with"
-                        }
-                    ),
-                );
+            let other = Piece(*j as u8).kind().index();
+            if i == j
+                || !b.starts_with(a.as_str())
+                || (a == b && j < i)
+                || reported.contains(&(kind, other))
+            {
+                continue;
             }
+            reported.push((kind, other));
+            let (ka, kb) = (&spec.kinds[kind].name, &spec.kinds[other].name);
+            let message = if a == b && kind != other {
+                format!("`{ka}` and `{kb}` both have the code `{a}`: give them different letters")
+            } else if a == b {
+                format!(
+                    "the two players' `{ka}` both have the code `{a}`: give the players different symbols"
+                )
+            } else {
+                format!(
+                    "code `{b}` ({kb}) starts with code `{a}` ({ka}), so position strings would be ambiguous"
+                )
+            };
+            err(Site::Kind(other.max(kind)), message);
         }
     }
     Core {
@@ -1019,8 +1028,12 @@ impl Compiler<'_> {
                     } else {
                         self.capture_check(kid, &capture_exprs, class, nclass)
                     };
+                let jump_zone = match &m.pattern {
+                    Pattern::Jump { zone, .. } => *zone,
+                    _ => 0,
+                };
                 let blocked = match blocked_expr {
-                    Some(e) => self.block_check(kid, site, e, class, nclass),
+                    Some(e) => self.block_check(kid, site, e, jump_zone, class, nclass),
                     None => Check::default(),
                 };
                 moves.push(CompiledMove {
@@ -1138,11 +1151,13 @@ impl Compiler<'_> {
     }
 
     /// Tabulates a jump's blocking predicate over (mover, jumped cell class, occupant).
+    #[allow(clippy::too_many_arguments)]
     fn block_check(
         &mut self,
         kind: KindId,
         site: Site,
         e: &Expr,
+        zone: usize,
         class: &[u8],
         nclass: usize,
     ) -> Check {
@@ -1154,7 +1169,9 @@ impl Compiler<'_> {
         }
         let sizes = [PIECE_CODES, nclass, PIECE_CODES, 1, 1];
         let mut table = table_for(sizes);
-        let reps = representatives(class, nclass, self.core.geometry.cells());
+        // Only cells of the crossed zone are ever jumped.
+        let crossed = self.core.zones.get(zone).map_or(CellSet::EMPTY, |z| z.all);
+        let reps = representatives(class, nclass, &crossed);
         for p in 0..PLAYERS {
             let mover = Piece::new(kind, Player(p as u8));
             for (cl, rep) in reps.iter().enumerate() {

@@ -34,7 +34,7 @@ pub enum Ty {
 impl Ty {
     fn words(self) -> &'static str {
         match self {
-            Ty::Bool => "true/false",
+            Ty::Bool => "true or false",
             Ty::Int => "a number",
             Ty::Player => "a player",
             Ty::Piece => "a piece",
@@ -169,6 +169,8 @@ pub const CONSTANT: Scope = Scope {
     moves: false,
     placed: false,
 };
+
+const ALL_SCOPES: [&Scope; 7] = [&ENTER, &CAPTURE, &PLACE, &BLOCK, &END, &WINNER, &CONSTANT];
 
 /// An option's value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -442,18 +444,28 @@ impl<'a> Checker<'a> {
         candidates.extend(w.zones.iter().map(|(n, _)| n.as_str()));
         candidates.extend(w.tags.iter().map(String::as_str));
         let vars: Vec<&str> = scope.vars.iter().map(|(n, _, _)| *n).collect();
+        let elsewhere = ALL_SCOPES
+            .iter()
+            .filter(|s| s.vars.iter().any(|(v, _, _)| *v == n))
+            .map(|s| s.what)
+            .collect::<Vec<_>>();
+        let help = if !elsewhere.is_empty() {
+            format!(
+                "`{n}` is not available in {}; it is in {}",
+                scope.what,
+                elsewhere.join(", ")
+            )
+        } else if vars.is_empty() {
+            "only options, numbers and true or false can be used here".to_string()
+        } else {
+            let vars: Vec<String> = vars.iter().map(|v| format!("`{v}`")).collect();
+            format!("in {} the variables are {}", scope.what, vars.join(", "))
+        };
         let d = self
             .error(loc, format!("unknown name `{n}`"))
             .label("not defined")
             .suggest(n, candidates)
-            .help_if_none(format!(
-                "in {} the variables are {}",
-                scope.what,
-                vars.iter()
-                    .map(|v| format!("`{v}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            .help_if_none(help);
         let _ = text;
         self.push(d);
         None

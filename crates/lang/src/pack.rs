@@ -106,6 +106,7 @@ fn finish(
     };
     let built = reader.read(&tree, set);
     diags.append(&mut reader.diags);
+    diags.sort_by_key(|d| (d.severity, d.loc.map(|l| (l.file, l.start))));
     let has_errors = diags.iter().any(|d| d.severity == Severity::Error);
     let (spec, options, mut warnings) = match built {
         Some(b) if !has_errors => b,
@@ -397,7 +398,11 @@ impl Reader<'_> {
             &|_| false,
             &mut self.diags,
         );
-        let geometry = self.geometry(&board, top)?;
+        // Without a valid board, go on with the largest one so that the rest is still checked.
+        let geometry = match self.geometry(&board, top) {
+            Some(g) => g,
+            None => Geometry::new(ply_kernel::MAX_ROWS, ply_kernel::MAX_COLS).ok()?,
+        };
 
         // [zones]
         let zones_t = section(self, "zones");
@@ -957,8 +962,22 @@ impl Reader<'_> {
             );
             return None;
         };
-        let (rows, cols) = (self.int(r, "`rows`")?, self.int(c, "`cols`")?);
-        let g = match Geometry::new(rows.max(0) as usize, cols.max(0) as usize) {
+        let (rows, cols) = (self.int(r, "`rows`"), self.int(c, "`cols`"));
+        for (v, n, max) in [
+            (rows, r, ply_kernel::MAX_ROWS),
+            (cols, c, ply_kernel::MAX_COLS),
+        ] {
+            if let Some(v) = v
+                && (v < 1 || v > max as i64)
+            {
+                self.err(
+                    n.loc,
+                    format!("a board has 1 to {max} rows and columns, not {v}"),
+                );
+                return None;
+            }
+        }
+        let g = match Geometry::new(rows?.max(0) as usize, cols?.max(0) as usize) {
             Ok(g) => g,
             Err(e) => {
                 self.err(r.loc, e.to_string());
@@ -1161,12 +1180,16 @@ impl Reader<'_> {
                 }
                 Err(msg) => {
                     ok = false;
-                    self.diags.push(
-                        Diagnostic::error(Some(text.loc(d.span)), msg)
+                    let mut diag = Diagnostic::error(Some(text.loc(d.span)), msg);
+                    if DIRECTION_WORDS.contains(&d.text.as_str()) {
+                        diag = diag.label("relative direction").help("add `forward = { A = \"up\", B = \"down\" }` (with your players' names) to [game]");
+                    } else {
+                        diag = diag
                             .label("not a direction")
                             .suggest(&d.text, DIRECTION_WORDS.iter().copied())
-                            .help_if_none(format!("directions: {}", DIRECTION_WORDS.join(", "))),
-                    );
+                            .help_if_none(format!("directions: {}", DIRECTION_WORDS.join(", ")));
+                    }
+                    self.diags.push(diag);
                 }
             }
         }

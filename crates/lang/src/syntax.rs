@@ -233,18 +233,14 @@ fn rule_words(rule: &Rule) -> String {
     use Rule::*;
     match rule {
         EOI => "the end of the text",
-        ident | dir => "a name",
-        int => "a number",
-        boolean => "`true` or `false`",
-        expr | expression => "an expression",
-        primary | call | if_expr => "a value, a name or `(`",
+        dir => "a direction",
+        ident | int | boolean | expr | expression | primary | call | if_expr | prefix | not_op
+        | neg_op => "a value (a name, a number, `(` ...)",
         infix | postfix => "an operator",
-        prefix => "`not` or `-`",
         or_op | and_op | eq_op | ne_op | le_op | ge_op | lt_op | gt_op | in_op | is_op | has_op
         | add_op | sub_op | mul_op | div_op | rem_op => "an operator",
-        not_op | neg_op => "`not` or `-`",
         field => "`.` and a field name",
-        pattern => "a move pattern",
+        pattern => "`step`, `jump` or `hop`",
         step | jump | hop => "`step`, `jump` or `hop`",
         dirs => "a direction such as `orthogonal`",
         mode | quiet | capturing => "`quiet` or `capturing`",

@@ -108,16 +108,21 @@ impl Diagnostic {
 pub fn parse(file: usize, text: &str, diags: &mut Vec<Diagnostic>) -> Option<Table> {
     let (doc, errors) = DeTable::parse_recoverable(text);
     if !errors.is_empty() {
-        for e in errors {
+        // After the first syntax error the parser's recovery mostly reports echoes of it.
+        let more = errors.len() - 1;
+        if let Some(e) = errors.into_iter().next() {
             let loc = e.span().map(|r| Loc {
                 file,
                 start: r.start,
                 end: r.end.max(r.start),
             });
-            diags.push(
+            let mut d =
                 Diagnostic::error(loc, format!("TOML syntax error: {}", e.message().trim()))
-                    .label("here"),
-            );
+                    .label("here");
+            if more > 0 {
+                d = d.help(format!("{more} more syntax error(s) follow; they often disappear once this one is fixed"));
+            }
+            diags.push(d);
         }
         return None;
     }
