@@ -20,3 +20,79 @@ pub fn pack(name: &str, set: &[(&str, &str)]) -> Arc<ply_kernel::Rules> {
         Err(e) => panic!("{name} does not load:\n{}", e.render(false)),
     }
 }
+
+/// A position string for `rules` with the given pieces (`("a6", "AL")`) and side to move.
+pub fn fen(rules: &ply_kernel::Rules, pieces: &[(&str, &str)], side: &str) -> String {
+    let g = rules.geometry();
+    let mut grid = vec![vec![None; g.cols()]; g.rows()];
+    for (cell, code) in pieces {
+        let c = g
+            .parse_cell(cell)
+            .unwrap_or_else(|| panic!("bad cell {cell}"));
+        grid[g.row(c)][g.col(c)] = Some(*code);
+    }
+    let rows: Vec<String> = grid
+        .iter()
+        .map(|row| {
+            let mut s = String::new();
+            let mut run = 0;
+            for cell in row {
+                match cell {
+                    Some(code) => {
+                        if run > 0 {
+                            s += &run.to_string();
+                            run = 0;
+                        }
+                        s += code;
+                    }
+                    None => run += 1,
+                }
+            }
+            if run > 0 {
+                s += &run.to_string();
+            }
+            s
+        })
+        .collect();
+    format!("{} {side}", rows.join("/"))
+}
+
+/// A game from pieces and side to move.
+pub fn game(
+    rules: &Arc<ply_kernel::Rules>,
+    pieces: &[(&str, &str)],
+    side: &str,
+) -> ply_kernel::Game {
+    let text = fen(rules, pieces, side);
+    ply_kernel::Game::from_position_string(rules.clone(), &text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Cells from names.
+pub fn cells(rules: &ply_kernel::Rules, names: &str) -> Vec<ply_kernel::Cell> {
+    let g = rules.geometry();
+    names
+        .split(['-', 'x'])
+        .map(|n| g.parse_cell(n).unwrap_or_else(|| panic!("bad cell {n}")))
+        .collect()
+}
+
+/// Plays a move written in notation; returns the refusal, if any.
+pub fn play(
+    game: &mut ply_kernel::Game,
+    path: &str,
+) -> Result<ply_kernel::Status, ply_kernel::MoveError> {
+    let p = cells(game.rules(), path);
+    game.play_path(None, &p)
+}
+
+/// The legal moves, in notation, sorted.
+pub fn moves(game: &ply_kernel::Game) -> Vec<String> {
+    let mut v: Vec<String> = game
+        .legal_moves()
+        .iter()
+        .map(|m| ply_kernel::move_text(game.rules(), &m))
+        .collect();
+    v.sort();
+    v
+}

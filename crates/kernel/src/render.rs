@@ -64,7 +64,7 @@ impl Position {
         if !legend.is_empty() {
             let _ = writeln!(out, "Terrain: {}", legend.join(", "));
         }
-        out
+        out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
     }
 }
 

@@ -1,0 +1,103 @@
+//! Invariants of play, for every shipped pack, over random games:
+//! playouts never panic; every generated move is accepted by the checked path; undo after
+//! any sequence restores the exact position string and hash; a rejected move changes nothing.
+
+mod common;
+
+use ply_kernel::{Cell, Game, Position};
+use proptest::prelude::*;
+use std::sync::Arc;
+
+fn all_packs() -> Vec<Arc<ply_kernel::Rules>> {
+    vec![
+        common::pack("jungle.toml", &[]),
+        common::pack("jungle_simplified.toml", &[]),
+        common::pack("cats_rabbits.toml", &[]),
+        common::pack("cats_rabbits.toml", &[("multi_hop", "true")]),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_games_keep_every_invariant(choices in prop::collection::vec(any::<u16>(), 1..120), pack in 0usize..4) {
+        let rules = all_packs().swap_remove(pack);
+        let mut game = Game::new(rules.clone());
+        let mut strings = vec![game.position().to_position_string()];
+        let mut hashes = vec![game.position().hash()];
+        for c in &choices {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Every generated move is accepted: through its path, as an outsider would give it.
+            let m = moves.get(*c as usize % moves.len()).unwrap();
+            let path = m.path(&rules);
+            prop_assert!(game.find_move(Some(game.side_to_move()), &path).is_ok());
+            prop_assert!(game.play(m).is_ok());
+            strings.push(game.position().to_position_string());
+            hashes.push(game.position().hash());
+            // The position string reads back to the same position.
+            let again = Position::from_position_string(rules.clone(), strings.last().unwrap()).unwrap();
+            prop_assert_eq!(&again.to_position_string(), strings.last().unwrap());
+            prop_assert_eq!(again.hash(), *hashes.last().unwrap());
+        }
+        // Undo all the way back, checking each position; then redo all the way forward.
+        for i in (0..strings.len() - 1).rev() {
+            prop_assert!(game.undo());
+            prop_assert_eq!(&game.position().to_position_string(), &strings[i]);
+            prop_assert_eq!(game.position().hash(), hashes[i]);
+        }
+        prop_assert!(!game.undo());
+        for s in &strings[1..] {
+            prop_assert!(game.redo());
+            prop_assert_eq!(&game.position().to_position_string(), s);
+        }
+    }
+
+    #[test]
+    fn a_rejected_move_changes_nothing(
+        choices in prop::collection::vec(any::<u16>(), 0..60),
+        path in prop::collection::vec((0i64..10, 0i64..10), 2..4),
+        pack in 0usize..4,
+    ) {
+        let rules = all_packs().swap_remove(pack);
+        let mut game = Game::new(rules.clone());
+        for c in &choices {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let _ = game.play(moves.get(*c as usize % moves.len()).unwrap());
+        }
+        let g = rules.geometry();
+        let cells: Vec<Cell> = path.iter().filter_map(|(r, c)| g.cell(*r, *c)).collect();
+        prop_assume!(cells.len() >= 2);
+        let legal = game.legal_moves().iter().any(|m| m.path(&rules).as_slice() == cells.as_slice()
+            || (cells.len() == 2 && m.from() == cells[0] && m.to() == cells[1]));
+        let before = (game.position().to_position_string(), game.position().hash(), game.history().count());
+        let result = game.play_path(None, &cells);
+        if !legal {
+            prop_assert!(result.is_err());
+            prop_assert_eq!((game.position().to_position_string(), game.position().hash(), game.history().count()), before);
+        }
+    }
+
+    #[test]
+    fn playouts_end_and_restore_the_position(seed in any::<u64>(), pack in 0usize..4) {
+        let rules = all_packs().swap_remove(pack);
+        let mut pos = Position::start(rules);
+        let before = pos.to_position_string();
+        let mut state = seed | 1;
+        let mut pick = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let p = pos.playout(&mut pick, 2000);
+        prop_assert!(p.plies <= 2000);
+        prop_assert_eq!(pos.to_position_string(), before);
+    }
+}

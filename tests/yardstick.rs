@@ -1,0 +1,100 @@
+//! The pack-driven kernel against the hand-written engines of `bench/yardstick`: in seeded
+//! random games, every position must have the same legal moves (as paths of cells) and the
+//! same outcome in both. The position is handed over as the kernel's position string, so the
+//! string is checked too.
+
+mod common;
+
+use ply_kernel::{Outcome, Position};
+use ply_yardstick::{Path, cats_rabbits::CatsRabbits, jungle};
+
+/// A small deterministic generator for the tests (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+fn our_moves(pos: &Position) -> Vec<Path> {
+    let g = pos.rules().geometry();
+    let mut out: Vec<Path> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| {
+            m.path(pos.rules())
+                .iter()
+                .map(|c| (g.row(*c) as u8, g.col(*c) as u8))
+                .collect()
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn compare(
+    pack: &str,
+    set: &[(&str, &str)],
+    games: usize,
+    native: impl Fn(&str) -> (Vec<Path>, Option<Option<u8>>),
+) -> usize {
+    let rules = common::pack(pack, set);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut positions = 0;
+    for game in 0..games {
+        let mut pos = Position::start(rules.clone());
+        for ply in 0..400 {
+            let text = pos.to_position_string();
+            let (mut theirs, their_outcome) = native(&text);
+            theirs.sort();
+            let ours = our_moves(&pos);
+            assert_eq!(ours, theirs, "{pack} game {game} ply {ply}: {text}");
+            let our_outcome = pos.outcome().map(|o| match o {
+                Outcome::Win(p) => Some(p.0),
+                Outcome::Draw => None,
+            });
+            assert_eq!(
+                our_outcome, their_outcome,
+                "{pack} game {game} ply {ply}: {text}"
+            );
+            positions += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.get(rng.below(moves.len())).unwrap();
+            let _ = pos.make(m);
+        }
+    }
+    positions
+}
+
+#[test]
+fn jungle_agrees_with_the_hand_written_engine() {
+    for (pack, variant) in [
+        ("jungle.toml", jungle::Variant::Standard),
+        ("jungle_simplified.toml", jungle::Variant::Simplified),
+    ] {
+        let n = compare(pack, &[], 60, |text| {
+            let j = jungle::Jungle::from_position(text, variant).unwrap();
+            (j.legal_moves(), j.outcome())
+        });
+        assert!(n > 5_000, "{pack}: only {n} positions");
+    }
+}
+
+#[test]
+fn cats_and_rabbits_agree_with_the_hand_written_engine() {
+    for multi in [false, true] {
+        let set: &[(&str, &str)] = if multi { &[("multi_hop", "true")] } else { &[] };
+        let n = compare("cats_rabbits.toml", set, 400, |text| {
+            let c = CatsRabbits::from_position(text, multi).unwrap();
+            (c.legal_moves(), c.outcome())
+        });
+        assert!(n > 5_000, "multi_hop={multi}: only {n} positions");
+    }
+}
