@@ -183,6 +183,15 @@ impl MoveList {
         }
     }
 
+    /// The `i`-th move; `i` must be below [`MoveList::len`].
+    #[inline]
+    pub(crate) fn at(&self, i: usize) -> Move {
+        match self.inline.get(i) {
+            Some(m) => *m,
+            None => self.spill[i - self.inline.len()],
+        }
+    }
+
     /// The moves, in generation order.
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
         self.inline.iter().chain(self.spill.iter()).copied()

@@ -11,7 +11,8 @@ use crate::expr::{Env, EvalError, Value, Var};
 use crate::moves::{Move, MoveList};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::rules::{
-    CaptureMode, Check, CompiledMove, EndCheck, HOP, JUMP, MAX_HOPS, Outcome, Rules, Target,
+    BLOCKABLE, CAPTURE, CompiledMove, EndCheck, HOP, JUMP, Jumped, MAX_HOPS, NONE, Outcome, QUIET,
+    Rules, SLOW, Target, bit,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -82,7 +83,7 @@ impl State {
         self.occupied[piece.owner().index()].insert(cell);
         self.counts[piece.code()] += 1;
         self.totals[piece.owner().index()] += 1;
-        self.hash ^= rules.zobrist[piece.code() * MAX_CELLS + cell.index()];
+        self.hash ^= rules.zobrist[piece.code() * rules.stride + cell.index()];
     }
 
     #[inline]
@@ -94,7 +95,7 @@ impl State {
             self.occupied[piece.owner().index()].remove(cell);
             self.counts[piece.code()] -= 1;
             self.totals[piece.owner().index()] -= 1;
-            self.hash ^= rules.zobrist[piece.code() * MAX_CELLS + cell.index()];
+            self.hash ^= rules.zobrist[piece.code() * rules.stride + cell.index()];
         }
         code
     }
@@ -138,28 +139,74 @@ impl State {
     ) -> ControlFlow<B> {
         let pc = self.board[from.index()];
         for t in rules.targets(pc, from.0) {
-            let m = &rules.moves[t.rule as usize];
-            if t.kind == HOP {
-                self.hop(rules, m, t, pc, from, side, f)?;
+            if t.flags & SLOW != 0 || t.kind == HOP {
+                self.generate_slow(rules, t, pc, from, side, f)?;
                 continue;
             }
-            if t.kind == JUMP && self.jump_blocked(rules, m, t, pc) {
+            if t.flags & BLOCKABLE != 0 && self.jump_blocked_fast(rules, t) {
                 continue;
             }
             let occ = self.board[t.to as usize];
-            let to = Cell(t.to);
             if occ == 0 {
-                if m.mode != CaptureMode::Capturing && self.dynamic_enter_ok(rules, m, pc, from, to)
-                {
-                    f(Move::simple(from, to, t.rule, false))?;
+                if t.flags & QUIET != 0 {
+                    f(Move::simple(from, Cell(t.to), t.rule, false))?;
                 }
             } else if State::owner_of(occ) != side
-                && m.mode != CaptureMode::Quiet
-                && self.capture_ok(rules, m, pc, from, occ, to, to)
-                && self.dynamic_enter_ok(rules, m, pc, from, to)
+                && t.flags & CAPTURE != 0
+                && bit(
+                    &rules.cap_bits,
+                    (t.cap_base + occ as u32 * t.cap_stride) as usize,
+                )
             {
-                f(Move::simple(from, to, t.rule, true))?;
+                f(Move::simple(from, Cell(t.to), t.rule, true))?;
             }
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn jump_blocked_fast(&self, rules: &Rules, t: &Target) -> bool {
+        let start = t.jumped_start as usize;
+        rules.jumped[start..start + t.jumped_len as usize]
+            .iter()
+            .any(|j| {
+                bit(
+                    &rules.block_bits,
+                    j.block_base as usize + self.board[j.cell as usize] as usize,
+                )
+            })
+    }
+
+    /// Targets whose predicates read the position, and hops (which may chain).
+    #[cold]
+    fn generate_slow<B>(
+        &self,
+        rules: &Rules,
+        t: &Target,
+        pc: u8,
+        from: Cell,
+        side: Player,
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let m = &rules.moves[t.rule as usize];
+        if t.kind == HOP {
+            return self.hop(rules, m, t, pc, from, side, f);
+        }
+        if t.kind == JUMP && self.jump_blocked(rules, m, t, pc) {
+            return ControlFlow::Continue(());
+        }
+        let occ = self.board[t.to as usize];
+        let to = Cell(t.to);
+        if occ == 0 {
+            if t.flags & QUIET != 0 && self.dynamic_enter_ok(rules, m, pc, from, to) {
+                f(Move::simple(from, to, t.rule, false))?;
+            }
+        } else if State::owner_of(occ) != side
+            && t.flags & CAPTURE != 0
+            && self.capture_ok(rules, m, t, pc, from, occ, to, to)
+            && self.dynamic_enter_ok(rules, m, pc, from, to)
+        {
+            f(Move::simple(from, to, t.rule, true))?;
         }
         ControlFlow::Continue(())
     }
@@ -168,16 +215,11 @@ impl State {
     fn jump_blocked(&self, rules: &Rules, m: &CompiledMove, t: &Target, pc: u8) -> bool {
         let start = t.jumped_start as usize;
         let cells = &rules.jumped[start..start + t.jumped_len as usize];
-        if let Some(table) = &m.blocked.table {
-            for &c in cells {
-                let occ = self.board[c as usize] as usize;
-                if table.get([pc as usize, rules.class(c), occ, 0, 0]) {
-                    return true;
-                }
-            }
+        if t.flags & BLOCKABLE != 0 && self.jump_blocked_fast(rules, t) {
+            return true;
         }
         if !m.blocked.dynamic.is_empty() {
-            for &c in cells {
+            for &Jumped { cell: c, .. } in cells {
                 let occ = self.board[c as usize];
                 let env = PlayEnv {
                     rules,
@@ -209,26 +251,29 @@ impl State {
         &self,
         rules: &Rules,
         m: &CompiledMove,
+        t: &Target,
         pc: u8,
         from: Cell,
         occ: u8,
         target_cell: Cell,
         to: Cell,
     ) -> bool {
-        check_capture(rules, &m.capture, pc, from, occ, target_cell, to)
-            && (m.capture.dynamic.is_empty() || {
-                let env = PlayEnv {
-                    mover: Some(Value::Piece(Piece(pc), from)),
-                    target: Some(Value::Piece(Piece(occ), target_cell)),
-                    from: Some(from),
-                    to: Some(to),
-                    ..PlayEnv::new(rules, self, Piece(pc).owner())
-                };
-                m.capture
-                    .dynamic
-                    .iter()
-                    .all(|e| e.test(&rules.core, &env).unwrap_or(false))
-            })
+        bit(
+            &rules.cap_bits,
+            (t.cap_base + occ as u32 * t.cap_stride) as usize,
+        ) && (m.capture.dynamic.is_empty() || {
+            let env = PlayEnv {
+                mover: Some(Value::Piece(Piece(pc), from)),
+                target: Some(Value::Piece(Piece(occ), target_cell)),
+                from: Some(from),
+                to: Some(to),
+                ..PlayEnv::new(rules, self, Piece(pc).owner())
+            };
+            m.capture
+                .dynamic
+                .iter()
+                .all(|e| e.test(&rules.core, &env).unwrap_or(false))
+        })
     }
 
     #[inline]
@@ -269,7 +314,7 @@ impl State {
             return ControlFlow::Continue(());
         }
         let (over, to) = (Cell(t.over), Cell(t.to));
-        if !self.capture_ok(rules, m, pc, from, occ, over, to)
+        if !self.capture_ok(rules, m, t, pc, from, occ, over, to)
             || !self.dynamic_enter_ok(rules, m, pc, from, to)
         {
             return ControlFlow::Continue(());
@@ -318,7 +363,7 @@ impl State {
                 continue;
             }
             let (over, to) = (Cell(t.over), Cell(t.to));
-            if !self.capture_ok(rules, m, pc, cur, occ, over, to)
+            if !self.capture_ok(rules, m, t, pc, cur, occ, over, to)
                 || !self.dynamic_enter_ok(rules, m, pc, cur, to)
             {
                 continue;
@@ -333,6 +378,7 @@ impl State {
     }
 
     /// Plays a move generated for the side to move.
+    #[inline]
     pub fn make(&mut self, rules: &Rules, m: Move) -> Undo {
         let mut undo = Undo {
             captured: [0; MAX_HOPS],
@@ -340,54 +386,85 @@ impl State {
             outcome: self.outcome,
         };
         let side = self.side;
-        let piece = self.take(rules, m.from);
-        let hops = m.hops();
-        if hops == 0 {
-            undo.captured[0] = self.take(rules, m.to);
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = self.board[from];
+        if m.hops() == 0 {
+            // A step or a jump: the mover's counts do not change, only the captured piece's.
+            let captured = self.board[to];
+            undo.captured[0] = captured;
+            self.board[from] = 0;
+            self.board[to] = piece;
+            let own = &mut self.occupied[side.index()];
+            own.toggle(m.from);
+            own.toggle(m.to);
+            let z = piece as usize * rules.stride;
+            self.hash ^= rules.zobrist[z + from] ^ rules.zobrist[z + to] ^ rules.zobrist_side;
+            if captured != 0 {
+                let other = side.other().index();
+                self.occupied[other].remove(m.to);
+                self.counts[captured as usize] -= 1;
+                self.totals[other] -= 1;
+                self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
+                self.clock = 0;
+            } else {
+                self.clock = self.clock.saturating_add(1);
+            }
         } else {
+            self.take(rules, m.from);
             let g = rules.geometry();
             let mut cur = m.from;
-            for (i, slot) in undo.captured.iter_mut().enumerate().take(hops) {
+            for (i, slot) in undo.captured.iter_mut().enumerate().take(m.hops()) {
                 let d = m.hop_dir(i);
                 // The move was generated on this board, so both cells exist.
                 let over = g.neighbour(cur, d).unwrap_or(cur);
                 *slot = self.take(rules, over);
                 cur = g.neighbour(over, d).unwrap_or(over);
             }
+            if piece != 0 {
+                self.put(rules, Piece(piece), m.to);
+            }
+            self.clock = 0;
+            self.hash ^= rules.zobrist_side;
         }
-        if piece != 0 {
-            self.put(rules, Piece(piece), m.to);
-        }
-        self.clock = if m.is_capture() {
-            0
-        } else {
-            self.clock.saturating_add(1)
-        };
         self.side = side.other();
-        self.hash ^= rules.zobrist_side;
-        if piece != 0 {
+        if piece != 0 && !rules.end.is_empty() {
             self.outcome = self.evaluate_end(rules, Piece(piece), m.from, m.to, side);
         }
         undo
     }
 
     /// Takes back `m`, which was the last move made, given what `make` returned.
+    #[inline]
     pub fn unmake(&mut self, rules: &Rules, m: Move, undo: Undo) {
-        self.side = self.side.other();
-        self.hash ^= rules.zobrist_side;
-        let piece = self.take(rules, m.to);
-        if piece != 0 {
-            self.put(rules, Piece(piece), m.from);
-        }
-        let hops = m.hops();
-        if hops == 0 {
-            if undo.captured[0] != 0 {
-                self.put(rules, Piece(undo.captured[0]), m.to);
+        let side = self.side.other();
+        self.side = side;
+        let (from, to) = (m.from.index(), m.to.index());
+        if m.hops() == 0 {
+            let piece = self.board[to];
+            let captured = undo.captured[0];
+            self.board[from] = piece;
+            self.board[to] = captured;
+            let own = &mut self.occupied[side.index()];
+            own.toggle(m.from);
+            own.toggle(m.to);
+            let z = piece as usize * rules.stride;
+            self.hash ^= rules.zobrist[z + from] ^ rules.zobrist[z + to] ^ rules.zobrist_side;
+            if captured != 0 {
+                let other = side.other().index();
+                self.occupied[other].insert(m.to);
+                self.counts[captured as usize] += 1;
+                self.totals[other] += 1;
+                self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
             }
         } else {
+            self.hash ^= rules.zobrist_side;
+            let piece = self.take(rules, m.to);
+            if piece != 0 {
+                self.put(rules, Piece(piece), m.from);
+            }
             let g = rules.geometry();
             let mut cur = m.from;
-            for i in 0..hops {
+            for i in 0..m.hops() {
                 let d = m.hop_dir(i);
                 let over = g.neighbour(cur, d).unwrap_or(cur);
                 if undo.captured[i] != 0 {
@@ -400,7 +477,9 @@ impl State {
         self.outcome = undo.outcome;
     }
 
-    /// The end rules after `piece` of `mover` went from `from` to `to`.
+    /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
+    /// decides. Arrival rules are one table lookup; the others are tested in order up to it.
+    #[inline]
     fn evaluate_end(
         &self,
         rules: &Rules,
@@ -409,14 +488,16 @@ impl State {
         to: Cell,
         mover: Player,
     ) -> Option<Outcome> {
-        for e in &rules.end {
+        let arrive = rules.arrive_first[piece.code() * rules.stride + to.index()];
+        for &i in &rules.eager {
+            if i > arrive {
+                break;
+            }
+            let e = &rules.end[i as usize];
             let fired = match &e.check {
-                EndCheck::Arrive(sets) => sets[piece.code()].contains(to),
                 EndCheck::Count(who, kind, op, n) => {
-                    let c = self.count(who.resolve(mover), *kind);
-                    compare(*op, c, *n)
+                    compare(*op, self.count(who.resolve(mover), *kind), *n)
                 }
-                EndCheck::Deferred => break,
                 EndCheck::Dynamic(expr) => {
                     let env = PlayEnv {
                         mover: Some(Value::Piece(piece, to)),
@@ -426,12 +507,13 @@ impl State {
                     };
                     expr.test(&rules.core, &env).unwrap_or(false)
                 }
+                EndCheck::Arrive(_) | EndCheck::Deferred => false,
             };
             if fired {
                 return Some(e.result[mover.index()]);
             }
         }
-        None
+        (arrive != NONE).then(|| rules.end[arrive as usize].result[mover.index()])
     }
 
     #[inline]
@@ -454,28 +536,6 @@ impl State {
         }
         let i = rules.deferred?;
         (!self.has_move(rules, self.side)).then(|| rules.end[i].result[self.side.other().index()])
-    }
-}
-
-#[inline]
-fn check_capture(
-    rules: &Rules,
-    c: &Check,
-    pc: u8,
-    from: Cell,
-    occ: u8,
-    tcell: Cell,
-    to: Cell,
-) -> bool {
-    match &c.table {
-        Some(t) => t.get([
-            pc as usize,
-            rules.class(from.0),
-            occ as usize,
-            rules.class(tcell.0),
-            rules.class(to.0),
-        ]),
-        None => true,
     }
 }
 
@@ -717,9 +777,11 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        let moves = self.legal_moves();
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
         let mut n = 0;
-        for m in moves.iter() {
+        for i in 0..moves.len() {
+            let m = moves.at(i);
             let u = self.make(m);
             n += self.perft(depth - 1);
             self.unmake(m, u);
@@ -740,8 +802,10 @@ impl Position {
             });
             return count;
         }
-        let moves = self.legal_moves();
-        for m in moves.iter() {
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        for i in 0..moves.len() {
+            let m = moves.at(i);
             let u = self.make(m);
             count += self.perft_bulk(depth - 1);
             self.unmake(m, u);

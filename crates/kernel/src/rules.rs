@@ -380,6 +380,33 @@ pub(crate) struct Target {
     /// For a jump: the jumped cells, `jumped[start..start + len]`.
     pub jumped_len: u8,
     pub jumped_start: u16,
+    /// [`QUIET`], [`CAPTURE`], [`SLOW`], [`BLOCKABLE`].
+    pub flags: u8,
+    /// Bit index into [`Rules::cap_bits`] for "no piece" (add `target code * cap_stride`).
+    pub cap_base: u32,
+    pub cap_stride: u32,
+}
+
+/// The target may move onto an empty cell.
+pub(crate) const QUIET: u8 = 1;
+/// The target may move onto (or hop over) an enemy piece, subject to the capture table.
+pub(crate) const CAPTURE: u8 = 2;
+/// Some predicate of this target's pattern reads the position: take the interpreted path.
+pub(crate) const SLOW: u8 = 4;
+/// The jump has a blocking table to consult for each jumped cell.
+pub(crate) const BLOCKABLE: u8 = 8;
+
+/// A jumped cell with its precomputed index into [`Rules::block_bits`] (add the occupant's
+/// code).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Jumped {
+    pub cell: u8,
+    pub block_base: u32,
+}
+
+#[inline]
+pub(crate) fn bit(bits: &[u64], i: usize) -> bool {
+    bits[i >> 6] & (1 << (i & 63)) != 0
 }
 
 /// A bit table over up to five indices, with zero strides for the indices an expression does
@@ -398,12 +425,6 @@ impl BitTable {
             + keys[2] * self.strides[2]
             + keys[3] * self.strides[3]
             + keys[4] * self.strides[4]
-    }
-
-    #[inline]
-    pub fn get(&self, keys: [usize; 5]) -> bool {
-        let i = self.index(keys);
-        self.bits[i >> 6] & (1 << (i & 63)) != 0
     }
 
     fn set(&mut self, keys: [usize; 5]) {
@@ -486,19 +507,34 @@ pub(crate) struct CompiledEnd {
 pub struct Rules {
     pub(crate) core: Core,
     pub(crate) spec: RulesSpec,
-    pub(crate) class: Vec<u8>,
     pub(crate) targets: Vec<Target>,
-    /// `(start, len)` into `targets`, by `piece code * MAX_CELLS + cell`.
+    /// `(start, len)` into `targets`, by `piece code * stride + cell`.
     pub(crate) target_index: Vec<(u32, u16)>,
-    pub(crate) jumped: Vec<u8>,
+    pub(crate) jumped: Vec<Jumped>,
+    /// All capture tables, one after the other; bit 0 is always set ("allowed").
+    pub(crate) cap_bits: Vec<u64>,
+    /// All jump-blocking tables, one after the other.
+    pub(crate) block_bits: Vec<u64>,
     pub(crate) moves: Vec<CompiledMove>,
     pub(crate) end: Vec<CompiledEnd>,
     /// Index of the first deferred end rule, if any.
     pub(crate) deferred: Option<usize>,
+    /// By `piece code * stride + destination`: the first end rule decided by the arrival of
+    /// that piece there, or `NONE`.
+    pub(crate) arrive_first: Vec<u8>,
+    /// The end rules not decided by arrival (counts, interpreted ones), in order, before the
+    /// deferred ones.
+    pub(crate) eager: Vec<u8>,
+    /// By `piece code * stride + cell`.
     pub(crate) zobrist: Vec<u64>,
     pub(crate) zobrist_side: u64,
+    /// The number of cells of the board's rectangle: the stride of per-cell tables.
+    pub(crate) stride: usize,
     pub(crate) uses_clock: bool,
 }
+
+/// "No rule" in the byte tables.
+pub(crate) const NONE: u8 = u8::MAX;
 
 /// The largest table, in bits, the compiler builds for one predicate before it falls back to
 /// evaluating the predicate during play.
@@ -519,30 +555,60 @@ impl Rules {
         };
         let class = compiler.classes();
         let nclass = class.iter().copied().max().map_or(1, |m| m as usize + 1);
-        let (moves, targets, target_index, jumped) = compiler.moves(&class, nclass);
+        let (moves, mut targets, target_index, jumped_cells) = compiler.moves(&class, nclass);
+        let (cap_bits, block_bits, jumped) = flatten(
+            &moves,
+            &mut targets,
+            &target_index,
+            &jumped_cells,
+            &class,
+            spec.geometry.len(),
+        );
         let (end, deferred) = compiler.ends();
+        let stride = spec.geometry.len();
+        let codes = 1 + PLAYERS * spec.kinds.len();
+        let mut arrive_first = vec![NONE; codes * stride];
+        let mut eager = Vec::new();
+        for (i, e) in end.iter().enumerate().take(u8::MAX as usize - 1) {
+            match &e.check {
+                EndCheck::Arrive(sets) => {
+                    for (code, set) in sets.iter().enumerate().take(codes) {
+                        for cell in set.iter() {
+                            let slot = &mut arrive_first[code * stride + cell.index()];
+                            if *slot == NONE {
+                                *slot = i as u8;
+                            }
+                        }
+                    }
+                }
+                EndCheck::Deferred => break,
+                EndCheck::Count(..) | EndCheck::Dynamic(_) => eager.push(i as u8),
+            }
+        }
         compiler.check_setup();
         let errors = compiler.errors;
         if !errors.is_empty() {
             return Err(errors);
         }
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let zobrist = (0..PIECE_CODES * MAX_CELLS)
-            .map(|_| splitmix(&mut seed))
-            .collect();
+        let zobrist = (0..codes * stride).map(|_| splitmix(&mut seed)).collect();
         let zobrist_side = splitmix(&mut seed);
         let uses_clock = spec_uses_clock(&spec);
         Ok(Rules {
             core,
-            class,
             targets,
             target_index,
             jumped,
+            cap_bits,
+            block_bits,
             moves,
             end,
             deferred,
+            arrive_first,
+            eager,
             zobrist,
             zobrist_side,
+            stride,
             uses_clock,
             spec,
         })
@@ -565,13 +631,8 @@ impl Rules {
 
     #[inline]
     pub(crate) fn targets(&self, piece: u8, from: u8) -> &[Target] {
-        let (start, len) = self.target_index[piece as usize * MAX_CELLS + from as usize];
+        let (start, len) = self.target_index[piece as usize * self.stride + from as usize];
         &self.targets[start as usize..start as usize + len as usize]
-    }
-
-    #[inline]
-    pub(crate) fn class(&self, cell: u8) -> usize {
-        self.class[cell as usize] as usize
     }
 
     /// How the designer wrote move pattern `pattern` (as numbered by [`crate::Move::pattern`]).
@@ -586,7 +647,7 @@ impl Rules {
     pub fn kind_can_move(&self, kind: KindId) -> bool {
         (0..PLAYERS as u8).any(|p| {
             let code = Piece::new(kind, Player(p)).code();
-            (0..MAX_CELLS).any(|c| self.target_index[code * MAX_CELLS + c].1 > 0)
+            (0..self.stride).any(|c| self.target_index[code * self.stride + c].1 > 0)
         })
     }
 
@@ -822,6 +883,96 @@ struct Compiler<'a> {
 
 type MoveTables = (Vec<CompiledMove>, Vec<Target>, Vec<(u32, u16)>, Vec<u8>);
 
+/// Lays every capture and blocking table end to end, and gives each target the bit index of
+/// its own row of them, so that move generation answers "may this capture?" with one load.
+fn flatten(
+    moves: &[CompiledMove],
+    targets: &mut [Target],
+    index: &[(u32, u16)],
+    jumped_cells: &[u8],
+    class: &[u8],
+    stride: usize,
+) -> (Vec<u64>, Vec<u64>, Vec<Jumped>) {
+    let mut cap_bits = vec![1u64];
+    let mut cap_at = Vec::new();
+    let mut block_bits = Vec::new();
+    let mut block_at = Vec::new();
+    for m in moves {
+        cap_at.push(m.capture.table.as_ref().map(|t| {
+            let at = cap_bits.len() * 64;
+            cap_bits.extend(&t.bits);
+            (at, t.strides)
+        }));
+        block_at.push(m.blocked.table.as_ref().map(|t| {
+            let at = block_bits.len() * 64;
+            block_bits.extend(&t.bits);
+            (at, t.strides)
+        }));
+    }
+    let mut jumped = vec![
+        Jumped {
+            cell: 0,
+            block_base: 0
+        };
+        jumped_cells.len()
+    ];
+    for (slot, &(start, len)) in index.iter().enumerate() {
+        let piece = slot / stride;
+        let from = slot % stride;
+        for t in &mut targets[start as usize..start as usize + len as usize] {
+            let m = &moves[t.rule as usize];
+            let hop = t.kind == HOP;
+            let tcell = if hop { t.over } else { t.to } as usize;
+            let mut flags = 0;
+            if m.mode != CaptureMode::Capturing && !hop {
+                flags |= QUIET;
+            }
+            if m.mode != CaptureMode::Quiet || hop {
+                flags |= CAPTURE;
+            }
+            if !m.dynamic_enter.is_empty()
+                || !m.capture.dynamic.is_empty()
+                || !m.blocked.dynamic.is_empty()
+            {
+                flags |= SLOW;
+            }
+            match cap_at[t.rule as usize] {
+                Some((at, s)) => {
+                    t.cap_base =
+                        (at + piece * s[0]
+                            + class[from] as usize * s[1]
+                            + class[tcell] as usize * s[3]
+                            + class[t.to as usize] as usize * s[4]) as u32;
+                    t.cap_stride = s[2] as u32;
+                }
+                None => {
+                    // No table: either nothing restricts captures, or it is all interpreted.
+                    t.cap_base = 0;
+                    t.cap_stride = 0;
+                }
+            }
+            if let Some((at, s)) = block_at[t.rule as usize] {
+                flags |= BLOCKABLE;
+                let js = t.jumped_start as usize;
+                for j in js..js + t.jumped_len as usize {
+                    let c = jumped_cells[j] as usize;
+                    jumped[j] = Jumped {
+                        cell: c as u8,
+                        block_base: (at + piece * s[0] + class[c] as usize * s[1]) as u32,
+                    };
+                }
+            } else {
+                let js = t.jumped_start as usize;
+                for j in js..js + t.jumped_len as usize {
+                    jumped[j].cell = jumped_cells[j];
+                }
+            }
+            t.flags = flags;
+        }
+    }
+    (cap_bits, block_bits, jumped)
+}
+
 impl Compiler<'_> {
     fn error(&mut self, site: Site, message: impl Into<String>) {
         self.errors.push(RulesError {
@@ -897,7 +1048,9 @@ impl Compiler<'_> {
         let g = self.core.geometry.clone();
         let mut moves = Vec::new();
         // Candidate targets, per (piece code, cell), before sorting into the flat list.
-        let mut per: Vec<Vec<Target>> = vec![Vec::new(); PIECE_CODES * MAX_CELLS];
+        let stride = g.len();
+        let codes = 1 + PLAYERS * self.spec.kinds.len();
+        let mut per: Vec<Vec<Target>> = vec![Vec::new(); codes * stride];
         let mut jumped: Vec<u8> = Vec::new();
         let (static_enter, dynamic_enter): (Vec<&NamedRule>, Vec<&NamedRule>) = self
             .spec
@@ -987,7 +1140,7 @@ impl Compiler<'_> {
                             }
                             let start = jumped.len();
                             jumped.extend(jumped_cells.iter().map(|c| c.0));
-                            per[piece.code() * MAX_CELLS + from.index()].push(Target {
+                            per[piece.code() * stride + from.index()].push(Target {
                                 to: to.0,
                                 over: over.map_or(0, |c| c.0),
                                 rule: rule as u8,
@@ -999,6 +1152,9 @@ impl Compiler<'_> {
                                 dir: dir as u8,
                                 jumped_len: jumped_cells.len() as u8,
                                 jumped_start: start as u16,
+                                flags: 0,
+                                cap_base: 0,
+                                cap_stride: 0,
                             });
                         }
                     }
@@ -1051,7 +1207,7 @@ impl Compiler<'_> {
             self.error(Site::Game, "the jump tables are too large");
         }
         let mut targets = Vec::new();
-        let mut index = vec![(0u32, 0u16); PIECE_CODES * MAX_CELLS];
+        let mut index = vec![(0u32, 0u16); codes * stride];
         for (i, list) in per.into_iter().enumerate() {
             index[i] = (targets.len() as u32, list.len() as u16);
             targets.extend(list);
