@@ -98,3 +98,47 @@ fn cats_and_rabbits_agree_with_the_hand_written_engine() {
         assert!(n > 5_000, "multi_hop={multi}: only {n} positions");
     }
 }
+
+#[test]
+fn cats_and_rabbits_agree_on_random_dense_positions() {
+    // Random games rarely set up hop chains; random crowded boards do.
+    for multi in [false, true] {
+        let set: &[(&str, &str)] = if multi { &[("multi_hop", "true")] } else { &[] };
+        let rules = common::pack("cats_rabbits.toml", set);
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut chains = 0;
+        for _ in 0..20_000 {
+            let names: Vec<String> = (0..49)
+                .map(|i| format!("{}{}", (b'a' + (i % 7) as u8) as char, 1 + i / 7))
+                .collect();
+            let mut free: Vec<usize> = (0..49).collect();
+            let rabbits = 2 + rng.below(5);
+            let cats = 1 + rng.below(2);
+            let mut pieces = Vec::new();
+            for k in 0..rabbits + cats {
+                let i = free.swap_remove(rng.below(free.len()));
+                // Rabbits off the burrow row, so that the game is not already over.
+                if k < rabbits && i >= 42 {
+                    continue;
+                }
+                pieces.push((names[i].as_str(), if k < rabbits { "RR" } else { "CC" }));
+            }
+            if pieces.iter().filter(|p| p.1 == "RR").count() < 2 {
+                continue; // already decided: the engines read the result off the board
+            }
+            let side = if rng.below(2) == 0 { "RABBIT" } else { "CAT" };
+            let text = common::fen(&rules, &pieces, side);
+            let pos = Position::from_position_string(rules.clone(), &text).unwrap();
+            let mut theirs = CatsRabbits::from_position(&text, multi)
+                .unwrap()
+                .legal_moves();
+            theirs.sort();
+            let ours = our_moves(&pos);
+            chains += ours.iter().filter(|p| p.len() > 2).count();
+            assert_eq!(ours, theirs, "multi_hop={multi}: {text}");
+        }
+        if multi {
+            assert!(chains > 100, "only {chains} chains seen");
+        }
+    }
+}

@@ -11,8 +11,8 @@ use crate::expr::{Env, EvalError, Value, Var};
 use crate::moves::{Move, MoveList};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::rules::{
-    BLOCKABLE, CAPTURE, CompiledMove, EndCheck, HOP, JUMP, Jumped, MAX_HOPS, NONE, Outcome, QUIET,
-    Rules, SLOW, Target, bit,
+    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EndCheck, HOP, JUMP, Jumped, MAX_HOPS, NONE, Outcome,
+    QUIET, Rules, SLOW, Target, bit,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -139,8 +139,26 @@ impl State {
     ) -> ControlFlow<B> {
         let pc = self.board[from.index()];
         for t in rules.targets(pc, from.0) {
-            if t.flags & SLOW != 0 || t.kind == HOP {
+            if t.flags & SLOW != 0 {
                 self.generate_slow(rules, t, pc, from, side, f)?;
+                continue;
+            }
+            if t.kind == HOP {
+                let occ = self.board[t.over as usize];
+                if occ != 0
+                    && State::owner_of(occ) != side
+                    && self.board[t.to as usize] == 0
+                    && bit(
+                        &rules.cap_bits,
+                        (t.cap_base + occ as u32 * t.cap_stride) as usize,
+                    )
+                {
+                    let mv = Move::hop(from, Cell(t.to), t.rule, t.dir);
+                    f(mv)?;
+                    if t.flags & CHAIN != 0 {
+                        self.chain_from(rules, t, pc, side, mv, f)?;
+                    }
+                }
                 continue;
             }
             if t.flags & BLOCKABLE != 0 && self.jump_blocked_fast(rules, t) {
@@ -330,6 +348,30 @@ impl State {
         ControlFlow::Continue(())
     }
 
+    #[cold]
+    fn chain_from<B>(
+        &self,
+        rules: &Rules,
+        t: &Target,
+        pc: u8,
+        side: Player,
+        mv: Move,
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let mut vacated = CellSet::EMPTY;
+        vacated.insert(mv.from);
+        vacated.insert(Cell(t.over));
+        self.chain(
+            rules,
+            &rules.moves[t.rule as usize],
+            pc,
+            side,
+            mv,
+            vacated,
+            f,
+        )
+    }
+
     /// Extends a hop chain from its last landing cell with the same pattern. `vacated` holds
     /// the cells that count as empty: the origin and every piece already jumped.
     #[allow(clippy::too_many_arguments)]
@@ -380,54 +422,70 @@ impl State {
     /// Plays a move generated for the side to move.
     #[inline]
     pub fn make(&mut self, rules: &Rules, m: Move) -> Undo {
+        if m.hops() != 0 {
+            return self.make_hops(rules, m);
+        }
+        // A step or a jump: the mover's counts do not change, only the captured piece's.
+        let side = self.side;
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = self.board[from];
+        let captured = self.board[to];
+        let mut undo = Undo {
+            captured: [0; MAX_HOPS],
+            clock: self.clock,
+            outcome: self.outcome,
+        };
+        undo.captured[0] = captured;
+        self.board[from] = 0;
+        self.board[to] = piece;
+        let own = &mut self.occupied[side.index()];
+        own.toggle(m.from);
+        own.toggle(m.to);
+        let z = piece as usize * rules.stride;
+        self.hash ^= rules.zobrist[z + from] ^ rules.zobrist[z + to] ^ rules.zobrist_side;
+        if captured != 0 {
+            let other = side.other().index();
+            self.occupied[other].remove(m.to);
+            self.counts[captured as usize] -= 1;
+            self.totals[other] -= 1;
+            self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
+            self.clock = 0;
+        } else {
+            self.clock = self.clock.saturating_add(1);
+        }
+        self.side = side.other();
+        if piece != 0 {
+            self.outcome = self.evaluate_end(rules, Piece(piece), m.from, m.to, side);
+        }
+        undo
+    }
+
+    /// [`State::make`] for a hop chain: each hopped piece is taken off in turn.
+    #[inline(never)]
+    fn make_hops(&mut self, rules: &Rules, m: Move) -> Undo {
         let mut undo = Undo {
             captured: [0; MAX_HOPS],
             clock: self.clock,
             outcome: self.outcome,
         };
         let side = self.side;
-        let (from, to) = (m.from.index(), m.to.index());
-        let piece = self.board[from];
-        if m.hops() == 0 {
-            // A step or a jump: the mover's counts do not change, only the captured piece's.
-            let captured = self.board[to];
-            undo.captured[0] = captured;
-            self.board[from] = 0;
-            self.board[to] = piece;
-            let own = &mut self.occupied[side.index()];
-            own.toggle(m.from);
-            own.toggle(m.to);
-            let z = piece as usize * rules.stride;
-            self.hash ^= rules.zobrist[z + from] ^ rules.zobrist[z + to] ^ rules.zobrist_side;
-            if captured != 0 {
-                let other = side.other().index();
-                self.occupied[other].remove(m.to);
-                self.counts[captured as usize] -= 1;
-                self.totals[other] -= 1;
-                self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
-                self.clock = 0;
-            } else {
-                self.clock = self.clock.saturating_add(1);
-            }
-        } else {
-            self.take(rules, m.from);
-            let g = rules.geometry();
-            let mut cur = m.from;
-            for (i, slot) in undo.captured.iter_mut().enumerate().take(m.hops()) {
-                let d = m.hop_dir(i);
-                // The move was generated on this board, so both cells exist.
-                let over = g.neighbour(cur, d).unwrap_or(cur);
-                *slot = self.take(rules, over);
-                cur = g.neighbour(over, d).unwrap_or(over);
-            }
-            if piece != 0 {
-                self.put(rules, Piece(piece), m.to);
-            }
-            self.clock = 0;
-            self.hash ^= rules.zobrist_side;
+        let piece = self.take(rules, m.from);
+        let g = rules.geometry();
+        let mut cur = m.from;
+        for (i, slot) in undo.captured.iter_mut().enumerate().take(m.hops()) {
+            let d = m.hop_dir(i);
+            // The move was generated on this board, so both cells exist.
+            let over = g.neighbour(cur, d).unwrap_or(cur);
+            *slot = self.take(rules, over);
+            cur = g.neighbour(over, d).unwrap_or(over);
         }
+        if piece != 0 {
+            self.put(rules, Piece(piece), m.to);
+        }
+        self.clock = 0;
+        self.hash ^= rules.zobrist_side;
         self.side = side.other();
-        if piece != 0 && !rules.end.is_empty() {
+        if piece != 0 {
             self.outcome = self.evaluate_end(rules, Piece(piece), m.from, m.to, side);
         }
         undo
@@ -436,42 +494,49 @@ impl State {
     /// Takes back `m`, which was the last move made, given what `make` returned.
     #[inline]
     pub fn unmake(&mut self, rules: &Rules, m: Move, undo: Undo) {
+        if m.hops() != 0 {
+            return self.unmake_hops(rules, m, &undo);
+        }
         let side = self.side.other();
         self.side = side;
         let (from, to) = (m.from.index(), m.to.index());
-        if m.hops() == 0 {
-            let piece = self.board[to];
-            let captured = undo.captured[0];
-            self.board[from] = piece;
-            self.board[to] = captured;
-            let own = &mut self.occupied[side.index()];
-            own.toggle(m.from);
-            own.toggle(m.to);
-            let z = piece as usize * rules.stride;
-            self.hash ^= rules.zobrist[z + from] ^ rules.zobrist[z + to] ^ rules.zobrist_side;
-            if captured != 0 {
-                let other = side.other().index();
-                self.occupied[other].insert(m.to);
-                self.counts[captured as usize] += 1;
-                self.totals[other] += 1;
-                self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
+        let piece = self.board[to];
+        let captured = undo.captured[0];
+        self.board[from] = piece;
+        self.board[to] = captured;
+        let own = &mut self.occupied[side.index()];
+        own.toggle(m.from);
+        own.toggle(m.to);
+        let z = piece as usize * rules.stride;
+        self.hash ^= rules.zobrist[z + from] ^ rules.zobrist[z + to] ^ rules.zobrist_side;
+        if captured != 0 {
+            let other = side.other().index();
+            self.occupied[other].insert(m.to);
+            self.counts[captured as usize] += 1;
+            self.totals[other] += 1;
+            self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
+        }
+        self.clock = undo.clock;
+        self.outcome = undo.outcome;
+    }
+
+    #[inline(never)]
+    fn unmake_hops(&mut self, rules: &Rules, m: Move, undo: &Undo) {
+        self.side = self.side.other();
+        self.hash ^= rules.zobrist_side;
+        let piece = self.take(rules, m.to);
+        if piece != 0 {
+            self.put(rules, Piece(piece), m.from);
+        }
+        let g = rules.geometry();
+        let mut cur = m.from;
+        for i in 0..m.hops() {
+            let d = m.hop_dir(i);
+            let over = g.neighbour(cur, d).unwrap_or(cur);
+            if undo.captured[i] != 0 {
+                self.put(rules, Piece(undo.captured[i]), over);
             }
-        } else {
-            self.hash ^= rules.zobrist_side;
-            let piece = self.take(rules, m.to);
-            if piece != 0 {
-                self.put(rules, Piece(piece), m.from);
-            }
-            let g = rules.geometry();
-            let mut cur = m.from;
-            for i in 0..m.hops() {
-                let d = m.hop_dir(i);
-                let over = g.neighbour(cur, d).unwrap_or(cur);
-                if undo.captured[i] != 0 {
-                    self.put(rules, Piece(undo.captured[i]), over);
-                }
-                cur = g.neighbour(over, d).unwrap_or(over);
-            }
+            cur = g.neighbour(over, d).unwrap_or(over);
         }
         self.clock = undo.clock;
         self.outcome = undo.outcome;
@@ -498,15 +563,7 @@ impl State {
                 EndCheck::Count(who, kind, op, n) => {
                     compare(*op, self.count(who.resolve(mover), *kind), *n)
                 }
-                EndCheck::Dynamic(expr) => {
-                    let env = PlayEnv {
-                        mover: Some(Value::Piece(piece, to)),
-                        from: Some(from),
-                        to: Some(to),
-                        ..PlayEnv::new(rules, self, mover)
-                    };
-                    expr.test(&rules.core, &env).unwrap_or(false)
-                }
+                EndCheck::Dynamic(expr) => self.dynamic_end(rules, expr, piece, from, to, mover),
                 EndCheck::Arrive(_) | EndCheck::Deferred => false,
             };
             if fired {
@@ -514,6 +571,25 @@ impl State {
             }
         }
         (arrive != NONE).then(|| rules.end[arrive as usize].result[mover.index()])
+    }
+
+    #[cold]
+    fn dynamic_end(
+        &self,
+        rules: &Rules,
+        expr: &crate::expr::Expr,
+        piece: Piece,
+        from: Cell,
+        to: Cell,
+        mover: Player,
+    ) -> bool {
+        let env = PlayEnv {
+            mover: Some(Value::Piece(piece, to)),
+            from: Some(from),
+            to: Some(to),
+            ..PlayEnv::new(rules, self, mover)
+        };
+        expr.test(&rules.core, &env).unwrap_or(false)
     }
 
     #[inline]

@@ -395,6 +395,8 @@ pub(crate) const CAPTURE: u8 = 2;
 pub(crate) const SLOW: u8 = 4;
 /// The jump has a blocking table to consult for each jumped cell.
 pub(crate) const BLOCKABLE: u8 = 8;
+/// The hop may be chained.
+pub(crate) const CHAIN: u8 = 16;
 
 /// A jumped cell with its precomputed index into [`Rules::block_bits`] (add the occupant's
 /// code).
@@ -935,6 +937,9 @@ fn flatten(
                 || !m.blocked.dynamic.is_empty()
             {
                 flags |= SLOW;
+            }
+            if m.chain {
+                flags |= CHAIN;
             }
             match cap_at[t.rule as usize] {
                 Some((at, s)) => {
