@@ -544,7 +544,7 @@ impl State {
 
     /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
     /// decides. Arrival rules are one table lookup; the others are tested in order up to it.
-    #[inline]
+    #[inline(always)]
     fn evaluate_end(
         &self,
         rules: &Rules,
@@ -554,17 +554,18 @@ impl State {
         mover: Player,
     ) -> Option<Outcome> {
         let arrive = rules.arrive_first[piece.code() * rules.stride + to.index()];
-        for &i in &rules.eager {
-            if i > arrive {
+        for e in &rules.eager {
+            if e.index > arrive {
                 break;
             }
-            let e = &rules.end[i as usize];
-            let fired = match &e.check {
-                EndCheck::Count(who, kind, op, n) => {
-                    compare(*op, self.count(who.resolve(mover), *kind), *n)
-                }
-                EndCheck::Dynamic(expr) => self.dynamic_end(rules, expr, piece, from, to, mover),
-                EndCheck::Arrive(_) | EndCheck::Deferred => false,
+            let fired = match e.count {
+                Some((who, kind, op, n)) => compare(op, self.count(who.resolve(mover), kind), n),
+                None => match &rules.end[e.index as usize].check {
+                    EndCheck::Dynamic(expr) => {
+                        self.dynamic_end(rules, expr, piece, from, to, mover)
+                    }
+                    _ => false,
+                },
             };
             if fired {
                 return Some(e.result[mover.index()]);
@@ -855,6 +856,16 @@ impl Position {
         }
         let mut moves = MoveList::new();
         self.legal_moves_into(&mut moves);
+        if depth == 1 {
+            // The last ply is still made and taken back, move by move; only the call for
+            // depth 0, which would just return 1, is saved.
+            for i in 0..moves.len() {
+                let m = moves.at(i);
+                let u = self.make(m);
+                self.unmake(m, u);
+            }
+            return moves.len() as u64;
+        }
         let mut n = 0;
         for i in 0..moves.len() {
             let m = moves.at(i);

@@ -497,6 +497,15 @@ pub enum Outcome {
     Draw,
 }
 
+/// An end rule tested after every move, laid out flat for the loop in `make`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Eager {
+    pub index: u8,
+    /// A count comparison; `None` for an interpreted rule.
+    pub count: Option<(Who, Option<KindId>, BinOp, i64)>,
+    pub result: [Outcome; PLAYERS],
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledEnd {
     pub check: EndCheck,
@@ -526,7 +535,7 @@ pub struct Rules {
     pub(crate) arrive_first: Vec<u8>,
     /// The end rules not decided by arrival (counts, interpreted ones), in order, before the
     /// deferred ones.
-    pub(crate) eager: Vec<u8>,
+    pub(crate) eager: Vec<Eager>,
     /// By `piece code * stride + cell`.
     pub(crate) zobrist: Vec<u64>,
     pub(crate) zobrist_side: u64,
@@ -584,7 +593,16 @@ impl Rules {
                     }
                 }
                 EndCheck::Deferred => break,
-                EndCheck::Count(..) | EndCheck::Dynamic(_) => eager.push(i as u8),
+                EndCheck::Count(who, kind, op, n) => eager.push(Eager {
+                    index: i as u8,
+                    count: Some((*who, *kind, *op, *n)),
+                    result: e.result,
+                }),
+                EndCheck::Dynamic(_) => eager.push(Eager {
+                    index: i as u8,
+                    count: None,
+                    result: e.result,
+                }),
             }
         }
         compiler.check_setup();
