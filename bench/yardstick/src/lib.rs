@@ -26,6 +26,7 @@
 
 pub mod cats_rabbits;
 pub mod jungle;
+pub mod native;
 pub mod position;
 
 /// A cell, `(row, col)`, 0-based, row 0 at the top.

@@ -225,7 +225,7 @@ fn extend(
     let Value::Str(rel) = &ext.node.value else {
         diags.push(Diagnostic::error(
             Some(ext.node.loc),
-            "`extends` must be a file name, as in `extends = \"jungle.toml\"`",
+            "`extends` must be a file name, as in `extends = \"base.toml\"`",
         ));
         return None;
     };

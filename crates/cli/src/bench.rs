@@ -1,0 +1,376 @@
+//! `ply bench`: seeded random playouts and speed measurements, optionally next to the
+//! hand-written engine for the same game.
+//!
+//! Measured, in this order: `--playouts` random playouts from the start
+//! ([`Position::playout`], moves picked by [`Rng::pick`]); perft to `--perft-depth` from the
+//! start (make/unmake at every node); make + unmake of every legal move of positions sampled
+//! along random games ([`SAMPLE_GAMES`] games, at most [`SAMPLE_POSITIONS`] positions). The
+//! counts depend only on the pack and the seed; the times do not. With `--vs-native` the same
+//! is measured on the engine that `ply_yardstick::native::for_game` gives for the pack's game
+//! name, and the ratio ours / native of each rate is reported. This module knows no game: it
+//! passes the name through.
+
+use crate::cli::BenchArgs;
+use crate::common::load_pack;
+use crate::output::{CmdResult, Context, per_second, print_json, rate};
+use crate::rng::Rng;
+use ply_kernel::{Move, Outcome, Player, Position, Rules};
+use ply_lang::OptionValue;
+use ply_yardstick::native::{NativeEngine, for_game};
+use serde_json::{Value, json};
+use std::hint::black_box;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Games walked to sample positions for make + unmake (fewer when `--playouts` is smaller).
+pub const SAMPLE_GAMES: u32 = 200;
+/// Most positions sampled for make + unmake.
+pub const SAMPLE_POSITIONS: usize = 20_000;
+/// Mixed into the seed for the sampling games, so that they differ from the playouts.
+const SAMPLE_SEED: u64 = 0x00C0_FFEE;
+
+/// Everything measured on one engine.
+#[derive(Clone, Debug, Default)]
+pub struct Measures {
+    /// Playouts run.
+    pub playouts: u32,
+    /// Plies over all playouts.
+    pub plies: u64,
+    /// Playouts won by each player.
+    pub wins: [u32; 2],
+    /// Playouts drawn.
+    pub draws: u32,
+    /// Playouts where the side to move had no move and no rule decided.
+    pub stalled: u32,
+    /// Playouts stopped by the ply cap.
+    pub capped: u32,
+    /// Time of the playouts.
+    pub playout_seconds: f64,
+    /// Perft depth.
+    pub perft_depth: u32,
+    /// Perft count.
+    pub perft_nodes: u64,
+    /// Time of the perft.
+    pub perft_seconds: f64,
+    /// Positions sampled for make + unmake.
+    pub positions: usize,
+    /// Make + unmake pairs.
+    pub pairs: u64,
+    /// Time of the make + unmake pairs.
+    pub pair_seconds: f64,
+}
+
+impl Measures {
+    fn mean_plies(&self) -> f64 {
+        if self.playouts == 0 {
+            0.0
+        } else {
+            self.plies as f64 / self.playouts as f64
+        }
+    }
+
+    fn rates(&self) -> [f64; 4] {
+        [
+            per_second(self.playouts as f64, self.playout_seconds),
+            per_second(self.plies as f64, self.playout_seconds),
+            per_second(self.perft_nodes as f64, self.perft_seconds),
+            per_second(self.pairs as f64, self.pair_seconds),
+        ]
+    }
+}
+
+/// The names of the four rates, in the order of `Measures::rates`.
+const RATES: [&str; 4] = [
+    "playouts_per_second",
+    "plies_per_second",
+    "perft_nodes_per_second",
+    "make_unmake_per_second",
+];
+
+/// Measures Ply's kernel on `rules`.
+pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Measures {
+    let mut m = Measures {
+        perft_depth: args.perft_depth,
+        ..Measures::default()
+    };
+    let mut position = Position::start(rules);
+    let mut rng = Rng::new(args.seed);
+    let mut pick_fn = |n: usize| rng.pick(n);
+    let pick: &mut dyn FnMut(usize) -> usize = &mut pick_fn;
+    let started = Instant::now();
+    for _ in 0..args.playouts {
+        let p = position.playout(&mut |n| pick(n), args.max_plies);
+        m.playouts += 1;
+        m.plies += p.plies as u64;
+        match p.outcome {
+            Some(Outcome::Win(w)) => m.wins[w.index().min(1)] += 1,
+            Some(Outcome::Draw) => m.draws += 1,
+            None if p.capped => m.capped += 1,
+            None => m.stalled += 1,
+        }
+    }
+    m.playout_seconds = started.elapsed().as_secs_f64();
+
+    let started = Instant::now();
+    m.perft_nodes = position.perft(args.perft_depth);
+    m.perft_seconds = started.elapsed().as_secs_f64();
+
+    // Sample positions along random games, then time make + unmake of all their moves.
+    let mut rng = Rng::new(args.seed ^ SAMPLE_SEED);
+    let mut samples: Vec<(Position, usize, usize)> = Vec::new();
+    let mut moves: Vec<Move> = Vec::new();
+    'games: for _ in 0..args.playouts.min(SAMPLE_GAMES) {
+        let mut p = position.clone();
+        for _ in 0..args.max_plies {
+            if samples.len() >= SAMPLE_POSITIONS {
+                break 'games;
+            }
+            let list = p.legal_moves();
+            if list.is_empty() {
+                break;
+            }
+            samples.push((p.clone(), moves.len(), list.len()));
+            moves.extend(list.iter());
+            let Some(chosen) = list.get(rng.pick(list.len())) else {
+                break;
+            };
+            p.make(chosen);
+        }
+    }
+    m.positions = samples.len();
+    let started = Instant::now();
+    for (p, start, len) in &mut samples {
+        for &mv in &moves[*start..*start + *len] {
+            let u = p.make(mv);
+            p.unmake(mv, black_box(u));
+            m.pairs += 1;
+        }
+    }
+    m.pair_seconds = started.elapsed().as_secs_f64();
+    m
+}
+
+/// Measures a hand-written engine the same way.
+pub fn measure_native(engine: &mut dyn NativeEngine, args: &BenchArgs) -> Measures {
+    let mut m = Measures {
+        perft_depth: args.perft_depth,
+        ..Measures::default()
+    };
+    engine.reset();
+    let mut rng = Rng::new(args.seed);
+    let started = Instant::now();
+    for _ in 0..args.playouts {
+        let p = engine.playout(&mut |n| rng.pick(n), args.max_plies);
+        m.playouts += 1;
+        m.plies += p.plies as u64;
+        match p.winner {
+            Some(w) => m.wins[(w as usize).min(1)] += 1,
+            None if p.capped => m.capped += 1,
+            None => m.stalled += 1,
+        }
+    }
+    m.playout_seconds = started.elapsed().as_secs_f64();
+
+    let started = Instant::now();
+    m.perft_nodes = engine.perft(args.perft_depth);
+    m.perft_seconds = started.elapsed().as_secs_f64();
+
+    let mut rng = Rng::new(args.seed ^ SAMPLE_SEED);
+    m.positions = engine.sample(
+        &mut |n| rng.pick(n),
+        args.playouts.min(SAMPLE_GAMES),
+        args.max_plies,
+        SAMPLE_POSITIONS,
+    );
+    let started = Instant::now();
+    m.pairs = engine.make_unmake_all();
+    m.pair_seconds = started.elapsed().as_secs_f64();
+    engine.reset();
+    m
+}
+
+/// Runs `ply bench`.
+pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
+    let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
+    let rules = pack.rules.clone();
+    let core = rules.core();
+    let names = [
+        core.player_name(Player(0)).to_string(),
+        core.player_name(Player(1)).to_string(),
+    ];
+    let ours = measure_ours(rules.clone(), args);
+    let mut native = None;
+    if args.vs_native {
+        let options: Vec<(String, bool)> = pack
+            .options
+            .iter()
+            .map(|o| {
+                let on = match o.value {
+                    OptionValue::Bool(b) => b,
+                    OptionValue::Int(i) => i != 0,
+                };
+                (o.name.clone(), on)
+            })
+            .collect();
+        match for_game(core.name(), &options) {
+            Some(mut engine) => {
+                let m = measure_native(engine.as_mut(), args);
+                native = Some((engine.describe(), m));
+            }
+            None => writeln!(
+                cx.err,
+                "note: no hand-written engine plays `{}`; reporting Ply's numbers only",
+                core.name()
+            )?,
+        }
+    }
+    let timing = !args.no_timing;
+    if args.json {
+        let mut v = json!({
+            "game": core.name(),
+            "pack": args.pack.pack.display().to_string(),
+            "seed": args.seed,
+            "max_plies": args.max_plies,
+        });
+        add_json(&mut v, &ours, &names, timing);
+        if let Some((describe, n)) = &native {
+            let mut nv = json!({ "engine": describe });
+            add_json(&mut nv, n, &names, timing);
+            v["native"] = nv;
+            if timing {
+                let mut ratio = json!({});
+                for ((name, a), b) in RATES.iter().zip(ours.rates()).zip(n.rates()) {
+                    ratio[*name] = json!(if b > 0.0 { a / b } else { 0.0 });
+                }
+                v["ratio"] = ratio;
+            }
+        }
+        print_json(cx.out, &v)?;
+        return Ok(());
+    }
+    writeln!(
+        cx.out,
+        "{} ({}), seed {}",
+        core.name(),
+        args.pack.pack.display(),
+        args.seed
+    )?;
+    write_text(cx.out, "Ply", &ours, &names, args, timing)?;
+    if let Some((describe, n)) = &native {
+        writeln!(cx.out)?;
+        write_text(
+            cx.out,
+            &format!("Native: {describe}"),
+            n,
+            &names,
+            args,
+            timing,
+        )?;
+        if n.perft_nodes != ours.perft_nodes {
+            writeln!(
+                cx.out,
+                "warning: the perft counts differ ({} and {}): the engines do not play the same \
+                 rules",
+                ours.perft_nodes, n.perft_nodes
+            )?;
+        }
+        if timing {
+            writeln!(cx.out)?;
+            writeln!(
+                cx.out,
+                "{:<22}{:>12}{:>12}{:>12}",
+                "", "ply", "native", "ply/native"
+            )?;
+            let labels = ["playouts/s", "plies/s", "perft nodes/s", "make+unmake/s"];
+            for ((label, a), b) in labels.iter().zip(ours.rates()).zip(n.rates()) {
+                let ratio = if b > 0.0 { a / b } else { 0.0 };
+                writeln!(
+                    cx.out,
+                    "{label:<22}{:>12}{:>12}{ratio:>12.3}",
+                    rate(a),
+                    rate(b)
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn outcomes_json(m: &Measures, names: &[String; 2]) -> Value {
+    json!({
+        "wins": { names[0].as_str(): m.wins[0], names[1].as_str(): m.wins[1] },
+        "draws": m.draws,
+        "stalled": m.stalled,
+        "capped": m.capped,
+    })
+}
+
+fn add_json(v: &mut Value, m: &Measures, names: &[String; 2], timing: bool) {
+    let rates = m.rates();
+    v["playouts"] = json!(m.playouts);
+    v["outcomes"] = outcomes_json(m, names);
+    v["total_plies"] = json!(m.plies);
+    v["mean_plies"] = json!(m.mean_plies());
+    v["perft"] = json!({ "depth": m.perft_depth, "nodes": m.perft_nodes });
+    v["make_unmake"] = json!({ "positions": m.positions, "pairs": m.pairs });
+    if timing {
+        v["playout_seconds"] = json!(m.playout_seconds);
+        v["playouts_per_second"] = json!(rates[0]);
+        v["plies_per_second"] = json!(rates[1]);
+        v["perft"]["seconds"] = json!(m.perft_seconds);
+        v["perft"]["nodes_per_second"] = json!(rates[2]);
+        v["make_unmake"]["seconds"] = json!(m.pair_seconds);
+        v["make_unmake"]["per_second"] = json!(rates[3]);
+    }
+}
+
+fn write_text(
+    out: &mut dyn Write,
+    title: &str,
+    m: &Measures,
+    names: &[String; 2],
+    args: &BenchArgs,
+    timing: bool,
+) -> std::io::Result<()> {
+    let rates = m.rates();
+    writeln!(out, "{title}")?;
+    writeln!(
+        out,
+        "  playouts: {} from the start, at most {} plies each",
+        m.playouts, args.max_plies
+    )?;
+    writeln!(
+        out,
+        "  outcomes: {} wins {}, {} wins {}, draws {}, stalled {}, capped {}",
+        names[0], m.wins[0], names[1], m.wins[1], m.draws, m.stalled, m.capped
+    )?;
+    writeln!(
+        out,
+        "  mean length: {:.1} plies ({} plies in all)",
+        m.mean_plies(),
+        m.plies
+    )?;
+    if timing {
+        writeln!(
+            out,
+            "  speed: {} playouts/s, {} plies/s",
+            rate(rates[0]),
+            rate(rates[1])
+        )?;
+    }
+    write!(out, "  perft({}): {} nodes", m.perft_depth, m.perft_nodes)?;
+    if timing {
+        write!(out, ", {} nodes/s", rate(rates[2]))?;
+    }
+    writeln!(out)?;
+    write!(
+        out,
+        "  make+unmake: {} pairs over {} positions",
+        m.pairs, m.positions
+    )?;
+    if timing {
+        write!(out, ", {} pairs/s", rate(rates[3]))?;
+    }
+    writeln!(out)
+}

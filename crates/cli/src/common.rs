@@ -1,0 +1,105 @@
+//! What several commands share: loading the pack, reading a position or a cell, naming a
+//! result.
+
+use crate::output::{CliError, Context};
+use ply_kernel::{Cell, Game, Outcome, Position, PositionError, Rules};
+use ply_lang::Pack;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Parses `NAME=VALUE` (for `--set`).
+pub fn parse_set(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("expected NAME=VALUE, found `{text}`")),
+    }
+}
+
+/// Loads a pack; on failure prints the diagnostics on the error stream. A panic in the loader
+/// is reported as an error too.
+pub fn load_pack(
+    path: &Path,
+    set: &[(String, String)],
+    cx: &mut Context<'_>,
+) -> Result<Pack, CliError> {
+    match catch_unwind(AssertUnwindSafe(|| ply_lang::load(path, set))) {
+        Ok(Ok(pack)) => Ok(pack),
+        Ok(Err(e)) => {
+            write!(cx.err, "{}", e.render(cx.color))?;
+            Err(CliError::Reported)
+        }
+        Err(panic) => Err(CliError::Invalid(format!(
+            "the loader crashed on {}: {}",
+            path.display(),
+            panic_message(&*panic)
+        ))),
+    }
+}
+
+/// The text of a panic's payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Shows a position string error with a caret under the offending character.
+pub fn position_error(text: &str, e: &PositionError) -> CliError {
+    let at = text
+        .char_indices()
+        .take_while(|(i, _)| *i < e.offset)
+        .count();
+    CliError::Invalid(format!("{e}\n  {text}\n  {}^", " ".repeat(at)))
+}
+
+/// The game at `position` (a position string), or at the standard start.
+pub fn game_at(rules: Arc<Rules>, position: Option<&str>) -> Result<Game, CliError> {
+    match position {
+        None => Ok(Game::new(rules)),
+        Some(text) => Game::from_position_string(rules, text).map_err(|e| position_error(text, &e)),
+    }
+}
+
+/// The position at `position` (a position string), or the standard start.
+pub fn position_at(rules: Arc<Rules>, position: Option<&str>) -> Result<Position, CliError> {
+    match position {
+        None => Ok(Position::start(rules)),
+        Some(text) => {
+            Position::from_position_string(rules, text).map_err(|e| position_error(text, &e))
+        }
+    }
+}
+
+/// Reads a cell in human notation (`a7`).
+pub fn parse_cell(rules: &Rules, text: &str) -> Result<Cell, CliError> {
+    let g = rules.geometry();
+    g.parse_cell(text.trim()).ok_or_else(|| {
+        let last = (b'a' + g.cols().saturating_sub(1) as u8) as char;
+        CliError::Invalid(format!(
+            "`{text}` is not a cell of this board (columns a to {last}, rows 1 to {})",
+            g.rows()
+        ))
+    })
+}
+
+/// How a game stands, in words, if it is over or stuck: `A wins`, `draw`, or `no legal move
+/// for B` (the side to move has no move and no end rule decides).
+pub fn result_text(game: &Game) -> Option<String> {
+    let core = game.rules().core();
+    match game.outcome() {
+        Some(Outcome::Win(p)) => Some(format!("{} wins", core.player_name(p))),
+        Some(Outcome::Draw) => Some("draw".to_string()),
+        None if game.legal_moves().is_empty() => Some(format!(
+            "no legal move for {}",
+            core.player_name(game.side_to_move())
+        )),
+        None => None,
+    }
+}

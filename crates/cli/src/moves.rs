@@ -1,0 +1,53 @@
+//! `ply moves`: the legal moves of the side to move (or of one piece), in notation, in the
+//! order the kernel generates them.
+
+use crate::cli::MovesArgs;
+use crate::common::{load_pack, parse_cell, position_at};
+use crate::output::{CmdResult, Context, print_json};
+use ply_kernel::move_text;
+use serde_json::{Value, json};
+
+/// Runs `ply moves`.
+pub fn run(args: &MovesArgs, cx: &mut Context<'_>) -> CmdResult {
+    let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
+    let rules = pack.rules.clone();
+    let position = position_at(rules.clone(), args.position.as_deref())?;
+    let list = match &args.from {
+        Some(text) => {
+            let cell = parse_cell(&rules, text)?;
+            let core = rules.core();
+            match position.piece_at(cell) {
+                None => writeln!(cx.err, "note: there is no piece on {text}")?,
+                Some(p) if p.owner() != position.side_to_move() => writeln!(
+                    cx.err,
+                    "note: the piece on {text} belongs to {}, and {} is to move",
+                    core.player_name(p.owner()),
+                    core.player_name(position.side_to_move())
+                )?,
+                Some(_) => {}
+            }
+            position.moves_from(cell)
+        }
+        None => position.legal_moves(),
+    };
+    let g = rules.geometry();
+    if args.json {
+        let moves: Vec<Value> = list
+            .iter()
+            .map(|m| {
+                let path: Vec<Value> = m
+                    .path(&rules)
+                    .iter()
+                    .map(|c| json!([g.row(*c), g.col(*c)]))
+                    .collect();
+                json!({ "notation": move_text(&rules, &m), "path": path })
+            })
+            .collect();
+        print_json(cx.out, &Value::Array(moves))?;
+    } else {
+        for m in list.iter() {
+            writeln!(cx.out, "{}", move_text(&rules, &m))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! `ply show`: the board of a position with its terrain, and a summary of the pack: players,
+//! pieces with their move patterns as written, zones, rule names and options. `--resolved`
+//! prints the pack as TOML with `extends` and options applied instead.
+
+use crate::cli::ShowArgs;
+use crate::common::{load_pack, position_at};
+use crate::output::{CmdResult, Context};
+use ply_kernel::rules::ZoneCells;
+use ply_kernel::{CellSet, Geometry, Player, Rules};
+use ply_lang::{OptionValue, Pack};
+use std::fmt::Write as _;
+
+/// Runs `ply show`.
+pub fn run(args: &ShowArgs, cx: &mut Context<'_>) -> CmdResult {
+    let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
+    if args.resolved {
+        write!(cx.out, "{}", pack.resolved)?;
+        if !pack.resolved.ends_with('\n') {
+            writeln!(cx.out)?;
+        }
+        return Ok(());
+    }
+    let position = position_at(pack.rules.clone(), args.position.as_deref())?;
+    writeln!(cx.out, "{}", pack.rules.core().name())?;
+    writeln!(cx.out)?;
+    write!(cx.out, "{}", position.render())?;
+    writeln!(cx.out, "Position: {}", position.to_position_string())?;
+    writeln!(cx.out)?;
+    write!(cx.out, "{}", summary(&pack))?;
+    Ok(())
+}
+
+/// Cell names of a set, in cell order.
+fn cell_names(g: &Geometry, cells: &CellSet) -> String {
+    cells
+        .iter()
+        .map(|c| g.name(c).to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn option_text(v: OptionValue) -> String {
+    match v {
+        OptionValue::Bool(b) => b.to_string(),
+        OptionValue::Int(i) => i.to_string(),
+    }
+}
+
+/// The summary under the board.
+pub fn summary(pack: &Pack) -> String {
+    let rules: &Rules = &pack.rules;
+    let spec = rules.spec();
+    let g = rules.geometry();
+    let mut out = String::new();
+    let players: Vec<String> = spec
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let first = if i == 0 { ", moves first" } else { "" };
+            format!("{} (symbol {}{first})", p.name, p.symbol)
+        })
+        .collect();
+    let _ = writeln!(out, "Board: {} rows x {} columns", g.rows(), g.cols());
+    let _ = writeln!(out, "Players: {}", players.join(", "));
+
+    let _ = writeln!(out, "Pieces:");
+    let width = spec.kinds.iter().map(|k| k.name.len()).max().unwrap_or(0);
+    for k in &spec.kinds {
+        let mut facts = Vec::new();
+        for (name, value) in spec.attributes.iter().zip(&k.attrs) {
+            facts.push(format!("{name}={value}"));
+        }
+        let tags: Vec<&str> = k
+            .tags
+            .iter()
+            .filter_map(|t| spec.tags.get(*t).map(String::as_str))
+            .collect();
+        if !tags.is_empty() {
+            facts.push(format!("tags: {}", tags.join(", ")));
+        }
+        let facts = if facts.is_empty() {
+            String::new()
+        } else {
+            format!("  {}", facts.join("  "))
+        };
+        let _ = writeln!(out, "  {:<width$}  {}{facts}", k.name, k.letter);
+        for m in &k.moves {
+            let _ = writeln!(out, "  {:<width$}     - {}", "", m.text);
+        }
+    }
+
+    if !spec.zones.is_empty() {
+        let _ = writeln!(out, "Zones:");
+        for z in &spec.zones {
+            let mark = z.mark.map_or(String::new(), |m| format!(" (mark {m})"));
+            let cells = match &z.cells {
+                ZoneCells::Shared(set) => cell_names(g, set),
+                ZoneCells::Owned(parts) => parts
+                    .iter()
+                    .enumerate()
+                    .map(|(p, set)| {
+                        format!(
+                            "{}: {}",
+                            rules.core().player_name(Player(p as u8)),
+                            cell_names(g, set)
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            };
+            let _ = writeln!(out, "  {}{mark}: {cells}", z.name);
+        }
+    }
+
+    let _ = writeln!(out, "Rules:");
+    let names = |rules: &mut dyn Iterator<Item = &str>| {
+        let v: Vec<&str> = rules.collect();
+        if v.is_empty() {
+            "(none)".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    let _ = writeln!(
+        out,
+        "  enter: {}",
+        names(&mut spec.enter.iter().map(|r| r.name.as_str()))
+    );
+    let _ = writeln!(
+        out,
+        "  capture: {}",
+        names(&mut spec.capture.iter().map(|r| r.name.as_str()))
+    );
+    let _ = writeln!(
+        out,
+        "  place: {}",
+        names(&mut spec.place.iter().map(|r| r.name.as_str()))
+    );
+    let _ = writeln!(
+        out,
+        "  end: {}",
+        names(&mut spec.end.iter().map(|r| r.name.as_str()))
+    );
+
+    if !pack.options.is_empty() {
+        let _ = writeln!(out, "Options:");
+        for o in &pack.options {
+            let doc = if o.doc.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", o.doc)
+            };
+            let _ = writeln!(
+                out,
+                "  {} = {} (default {}){doc}",
+                o.name,
+                option_text(o.value),
+                option_text(o.default)
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,725 @@
+//! Every command, driven in-process through `ply_cli::cli::run_args` with buffers for the
+//! streams. Outputs are insta snapshots (no colour; times left out with `--no-timing`).
+
+mod common;
+
+use common::{ok, ply, root, temp_file};
+use serde_json::Value;
+
+const JUNGLE: &str = "rulesets/jungle.toml";
+const SIMPLIFIED: &str = "rulesets/jungle_simplified.toml";
+const CR: &str = "rulesets/cats_rabbits.toml";
+
+// ---------------------------------------------------------------------------------- validate
+
+#[test]
+fn validate_the_shipped_packs() {
+    let r = ply(&["validate", "rulesets/"], "");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    insta::assert_snapshot!(r.out);
+}
+
+#[test]
+fn validate_each_bad_pack() {
+    insta::glob!("../../../tests/packs/bad", "*.toml", |path| {
+        let rel = path.strip_prefix(root()).unwrap().to_str().unwrap();
+        let r = ply(&["validate", rel], "");
+        assert_eq!(r.code, 1, "{rel} validated:\n{}", r.out);
+        assert!(r.out.contains(&format!("FAIL  {rel}")), "{}", r.out);
+        // A located error: file:line:col.
+        assert!(
+            r.out.contains(".toml:") || r.out.contains(".inc:"),
+            "{}",
+            r.out
+        );
+        insta::assert_snapshot!(r.out);
+    });
+}
+
+#[test]
+fn validate_json_of_a_bad_pack() {
+    let r = ply(
+        &["validate", "--json", "tests/packs/bad/unknown_names.toml"],
+        "",
+    );
+    assert_eq!(r.code, 1);
+    let v: Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(v["ok"], false);
+    let errors = v["packs"][0]["errors"].as_array().unwrap();
+    assert!(!errors.is_empty());
+    for e in errors {
+        assert_eq!(e["severity"], "error");
+        assert!(e["line"].as_u64().unwrap() >= 1);
+        assert!(e["column"].as_u64().unwrap() >= 1);
+    }
+    insta::assert_snapshot!(r.out);
+}
+
+#[test]
+fn validate_json_of_good_packs() {
+    let r = ply(&["validate", "--json", "rulesets"], "");
+    assert_eq!(r.code, 0);
+    let v: Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["packs"].as_array().unwrap().len(), 3);
+    assert_eq!(v["packs"][1]["path"], "rulesets/jungle.toml");
+}
+
+#[test]
+fn validate_a_whole_directory_of_bad_packs_and_missing_paths() {
+    let r = ply(&["validate", "tests/packs/bad", "no/such/pack.toml"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.out.contains("0 ok"), "{}", r.out);
+    assert!(r.out.contains("FAIL  no/such/pack.toml"), "{}", r.out);
+    let empty = temp_file("empty-dir");
+    std::fs::create_dir_all(&empty).unwrap();
+    let r = ply(&["validate", empty.to_str().unwrap()], "");
+    assert_eq!(r.code, 1);
+    assert!(r.out.contains("no `*.toml` pack"), "{}", r.out);
+}
+
+#[test]
+fn validate_with_an_unknown_option() {
+    let r = ply(&["validate", CR, "--set", "multi_hp=true"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.out.contains("did you mean `multi_hop`?"), "{}", r.out);
+}
+
+// -------------------------------------------------------------------------------------- show
+
+#[test]
+fn show_each_pack() {
+    for (name, pack) in [
+        ("jungle", JUNGLE),
+        ("jungle_simplified", SIMPLIFIED),
+        ("cats_rabbits", CR),
+    ] {
+        insta::assert_snapshot!(format!("show_{name}"), ok(&["show", pack]));
+    }
+}
+
+#[test]
+fn show_with_an_option_and_a_position() {
+    let out = ok(&[
+        "show",
+        CR,
+        "--set",
+        "multi_hop=true",
+        "--position",
+        "7/1RR5/7/7/7/4CC2/RR6 CAT",
+    ]);
+    assert!(out.contains("multi_hop = true (default false)"), "{out}");
+    assert!(out.contains("CAT to move"), "{out}");
+}
+
+#[test]
+fn show_resolved() {
+    let out = ok(&["show", SIMPLIFIED, "--resolved"]);
+    assert!(out.contains("name = \"Jungle (simplified)\""), "{out}");
+    assert!(!out.contains("extends"), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_resolved_pack_loads_and_plays_the_same() {
+    for (pack, set) in [
+        (JUNGLE, None),
+        (SIMPLIFIED, None),
+        (CR, Some("multi_hop=true")),
+    ] {
+        let mut args = vec!["show", pack, "--resolved"];
+        if let Some(s) = set {
+            args.extend_from_slice(&["--set", s]);
+        }
+        let file = temp_file(&format!("resolved-{}", pack.replace('/', "-")));
+        std::fs::write(&file, ok(&args)).unwrap();
+        let resolved = file.to_str().unwrap();
+        let r = ply(&["validate", resolved], "");
+        assert_eq!(r.code, 0, "{pack}: {}", r.out);
+        for depth in ["3", "4"] {
+            let mut a = vec![pack, depth];
+            if let Some(s) = set {
+                a.extend_from_slice(&["--set", s]);
+            }
+            assert_eq!(
+                perft_nodes(&[resolved, depth]),
+                perft_nodes(&a),
+                "{pack} {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn show_a_bad_position() {
+    let r = ply(
+        &["show", JUNGLE, "--position", "AL5XT/7/7/7/7/7/7/7/7 A"],
+        "",
+    );
+    assert_eq!(r.code, 1);
+    insta::assert_snapshot!(r.err);
+}
+
+// ------------------------------------------------------------------------------------- moves
+
+#[test]
+fn moves_from_the_start() {
+    for (name, pack) in [
+        ("jungle", JUNGLE),
+        ("jungle_simplified", SIMPLIFIED),
+        ("cats_rabbits", CR),
+    ] {
+        insta::assert_snapshot!(format!("moves_{name}"), ok(&["moves", pack]));
+    }
+}
+
+#[test]
+fn moves_from_one_cell() {
+    assert_eq!(
+        ok(&["moves", JUNGLE, "--from", "a7"]),
+        "a7-a8\na7-b7\na7-a6\n"
+    );
+    // A lion beside the river jumps across it, and may not swim.
+    let out = ok(&[
+        "moves",
+        JUNGLE,
+        "--position",
+        "7/7/7/7/AL6/7/7/7/6BL A",
+        "--from",
+        "a5",
+    ]);
+    assert_eq!(out, "a5-a6\na5-a4\na5-d5\n");
+    let r = ply(&["moves", JUNGLE, "--from", "e3"], "");
+    assert_eq!(r.code, 0);
+    assert_eq!(r.out, "");
+    assert!(r.err.contains("belongs to B"), "{}", r.err);
+}
+
+#[test]
+fn moves_as_json_with_a_hop_chain() {
+    let r = ply(
+        &[
+            "moves",
+            CR,
+            "--set",
+            "multi_hop=true",
+            "--position",
+            "7/7/7/2CC4/2RR4/3RR3/RR6 CAT",
+            "--from",
+            "c4",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    let v: Value = serde_json::from_str(&r.out).unwrap();
+    let notations: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["notation"].as_str().unwrap())
+        .collect();
+    assert!(notations.contains(&"c4xc2"), "{notations:?}");
+    assert!(notations.contains(&"c4xc2xe2"), "{notations:?}");
+    let chain = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["notation"] == "c4xc2xe2")
+        .unwrap();
+    assert_eq!(chain["path"], serde_json::json!([[3, 2], [5, 2], [5, 4]]));
+}
+
+#[test]
+fn moves_with_bad_input() {
+    let r = ply(&["moves", JUNGLE, "--from", "z9"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("`z9` is not a cell"), "{}", r.err);
+    let r = ply(&["moves", JUNGLE, "--position", "nonsense"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("bad position string"), "{}", r.err);
+}
+
+// ------------------------------------------------------------------------------------- perft
+
+fn perft_nodes(args: &[&str]) -> u64 {
+    let mut full = vec!["perft"];
+    full.extend_from_slice(args);
+    full.extend_from_slice(&["--json", "--no-timing"]);
+    let v: Value = serde_json::from_str(&ok(&full)).unwrap();
+    v["nodes"].as_u64().unwrap()
+}
+
+#[test]
+fn perft_counts_of_the_shipped_packs() {
+    let jungle = [24, 576, 12240, 260099];
+    let cats = [7, 42, 456, 2584];
+    for (pack, set, counts) in [
+        (JUNGLE, None, jungle),
+        (SIMPLIFIED, None, jungle),
+        (CR, None, cats),
+        (CR, Some("multi_hop=true"), cats),
+    ] {
+        for (d, &want) in counts.iter().enumerate() {
+            let depth = (d + 1).to_string();
+            let mut args = vec![pack, depth.as_str()];
+            if let Some(s) = set {
+                args.extend_from_slice(&["--set", s]);
+            }
+            assert_eq!(perft_nodes(&args), want, "{pack} {set:?} depth {depth}");
+            args.push("--bulk");
+            assert_eq!(
+                perft_nodes(&args),
+                want,
+                "{pack} {set:?} depth {depth} bulk"
+            );
+        }
+    }
+}
+
+#[test]
+fn perft_divide() {
+    let out = ok(&["perft", CR, "3", "--divide", "--no-timing"]);
+    assert!(
+        out.ends_with("perft(3) = 456  (make/unmake at every node)\n"),
+        "{out}"
+    );
+    insta::assert_snapshot!(out);
+    let out = ok(&["perft", JUNGLE, "2", "--divide", "--json", "--no-timing"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let divide = v["divide"].as_array().unwrap();
+    assert_eq!(divide.len(), 24);
+    let sum: u64 = divide.iter().map(|d| d["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 576);
+}
+
+#[test]
+fn perft_with_timing_and_from_a_position() {
+    let out = ok(&["perft", JUNGLE, "2"]);
+    assert!(out.contains("perft(2) = 576"), "{out}");
+    assert!(out.contains("nodes/s"), "{out}");
+    assert_eq!(perft_nodes(&[JUNGLE, "0"]), 1);
+    // A finished game has no moves.
+    assert_eq!(
+        perft_nodes(&[
+            CR,
+            "3",
+            "--position",
+            "1RR5/7/7/7/4CC2/RR6/7 CAT winner=RABBIT"
+        ]),
+        0
+    );
+}
+
+// -------------------------------------------------------------------------------------- play
+
+/// Near the end of a game: a rabbit one step from the top row.
+const NEAR_END: &str = "7/1RR5/7/7/7/4CC2/RR6 RABBIT";
+
+/// A scripted game: a notation error, a refused move, moves, undo and redo, the winning move,
+/// and a line after the end (ignored).
+const SCRIPT: &str =
+    "help\nb6-b8\nb6-c7\nc1-c2\na1-a2\ne2-e3\nundo\nundo\nredo\nredo\nmoves\nb6b7\nextra\n";
+
+#[test]
+fn play_piped_to_a_win() {
+    let r = ply(&["play", CR, "--position", NEAR_END], SCRIPT);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("refused: RR cannot go b6-c7"), "{}", r.out);
+    assert!(r.out.contains("there is no piece on c1"), "{}", r.out);
+    assert!(
+        r.out.trim_end().ends_with("Result: RABBIT wins"),
+        "{}",
+        r.out
+    );
+    assert!(!r.out.contains("RABBIT> extra"), "{}", r.out);
+    insta::assert_snapshot!(r.out);
+}
+
+#[test]
+fn play_a_refused_move_names_the_rule() {
+    let r = ply(&["play", JUNGLE], "e3-e4\na7-a6\ne3-e4\n");
+    assert_eq!(r.code, 0);
+    // A's turn: B's leopard is not A's to move; then on B's turn the river forbids it.
+    assert!(
+        r.out.contains("belongs to B, who is not to move"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains(
+            "refused: BP cannot go e3-e4: rule `only-swimmers-in-water` forbids entering that cell"
+        ),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.ends_with("End of input; the game is not finished.\n"),
+        "{}",
+        r.out
+    );
+}
+
+#[test]
+fn play_against_random_moves_is_reproducible() {
+    let args = ["play", CR, "--vs", "random", "--seed", "7"];
+    let input = "b1-b2\nundo\nredo\nmoves\nquit\nb1-b2\n";
+    let first = ply(&args, input);
+    assert_eq!(first.code, 0, "{}", first.err);
+    assert!(first.out.contains("CAT plays "), "{}", first.out);
+    assert!(
+        first.out.ends_with("Quit; the game is not finished.\n"),
+        "{}",
+        first.out
+    );
+    assert_eq!(ply(&args, input).out, first.out);
+    insta::assert_snapshot!(first.out);
+}
+
+#[test]
+fn play_as_the_second_player_against_random_moves() {
+    let r = ply(
+        &["play", JUNGLE, "--vs", "random", "--as", "B", "--seed", "3"],
+        "moves\n",
+    );
+    assert_eq!(r.code, 0);
+    assert!(
+        r.out.contains("you play B, A plays random moves"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("A plays "), "{}", r.out);
+    assert!(r.out.contains("B> moves"), "{}", r.out);
+}
+
+#[test]
+fn play_with_bad_arguments() {
+    let r = ply(&["play", JUNGLE, "--as", "C"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("`C` is not a player"), "{}", r.err);
+    let r = ply(&["play", JUNGLE, "--vs", "nobody"], "");
+    assert_eq!(r.code, 2);
+    let r = ply(&["play", JUNGLE, "--position", "7/7 A"], "");
+    assert_eq!(r.code, 1);
+}
+
+#[test]
+fn play_stops_at_a_stuck_position() {
+    // In the simplified Jungle a player without a move is stuck, and no rule ends the game.
+    let r = ply(
+        &[
+            "play",
+            SIMPLIFIED,
+            "--position",
+            "ARBL5/BT6/7/7/7/7/7/7/7 A",
+        ],
+        "a9-b9\n",
+    );
+    assert_eq!(r.code, 0);
+    assert!(
+        r.out.ends_with("Result: no legal move for A\n"),
+        "{}",
+        r.out
+    );
+    assert!(!r.out.contains("A> "), "{}", r.out);
+    // In the standard game the same position is lost for A.
+    let r = ply(
+        &["play", JUNGLE, "--position", "ARBL5/BT6/7/7/7/7/7/7/7 A"],
+        "",
+    );
+    assert!(r.out.ends_with("Result: B wins\n"), "{}", r.out);
+}
+
+// ------------------------------------------------------------------------------------ replay
+
+#[test]
+fn record_then_replay() {
+    let file = temp_file("game.txt");
+    let path = file.to_str().unwrap();
+    let r = ply(
+        &[
+            "play",
+            CR,
+            "--set",
+            "multi_hop=true",
+            "--position",
+            NEAR_END,
+            "--record",
+            path,
+        ],
+        SCRIPT,
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        text,
+        "# Ply game record\nPack: rulesets/cats_rabbits.toml\nSet: multi_hop=true\n\
+         Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n"
+    );
+    let r = ply(&["replay", CR, path], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.err, "");
+    assert!(
+        r.out
+            .contains("Position: 1RR5/7/7/7/4CC2/RR6/7 CAT winner=RABBIT"),
+        "{}",
+        r.out
+    );
+    insta::assert_snapshot!(r.out.replace(path, "GAME"));
+}
+
+#[test]
+fn replay_a_record_of_a_whole_game() {
+    // Record a game against random moves from the start, then replay it.
+    let file = temp_file("random-game.txt");
+    let path = file.to_str().unwrap();
+    let r = ply(
+        &[
+            "play", JUNGLE, "--vs", "random", "--seed", "5", "--record", path,
+        ],
+        "a7-a6\ng7-g6\n",
+    );
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap().matches('-').count(),
+        4
+    );
+    let r = ply(&["replay", JUNGLE, path], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("Result: not finished"), "{}", r.out);
+    // Replaying with another pack is a warning only (these two agree on the opening).
+    let r = ply(&["replay", SIMPLIFIED, path], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.contains("warning:"), "{}", r.err);
+    assert!(
+        r.err.contains("played with pack `rulesets/jungle.toml`"),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn replay_a_corrupted_record() {
+    let file = temp_file("corrupt.txt");
+    let path = file.to_str().unwrap();
+    let good = "# a comment\nPack: rulesets/cats_rabbits.toml\nStart: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\n\n\
+                a1-a2 e2-e3\n# another\nb6-c7\n";
+    std::fs::write(&file, good).unwrap();
+    let r = ply(&["replay", CR, path], "");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.err,
+        format!("error: {path}:7: move b6-c7: RR cannot go b6-c7: no move of Rabbit goes there\n")
+    );
+
+    let cases = [
+        (
+            "Pack: x\nStart: nonsense\n\na1-a2\n",
+            ":2: bad position string",
+        ),
+        ("Pack: x\nbad header\n", ":2: expected a header line"),
+        ("b1-b2 zz\n", ":1: `zz` is not a move"),
+        (
+            "Result: RABBIT wins\n\nb1-b2\n",
+            ":1: the record says `RABBIT wins`",
+        ),
+        ("Set: multi_hop=maybe\n\n", "`maybe` is not a value"),
+    ];
+    for (text, want) in cases {
+        std::fs::write(&file, text).unwrap();
+        let r = ply(&["replay", CR, path], "");
+        assert_eq!(r.code, 1, "{text}");
+        assert!(r.err.contains(want), "{text}: {}", r.err);
+    }
+    let r = ply(&["replay", CR, "no/such/record.txt"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("cannot read the record"), "{}", r.err);
+}
+
+#[test]
+fn replay_warns_about_unknown_headers_and_conflicting_options() {
+    let file = temp_file("headers.txt");
+    let path = file.to_str().unwrap();
+    std::fs::write(&file, "Event: club night\nSet: multi_hop=false\n\nb1-b2\n").unwrap();
+    let r = ply(&["replay", CR, path, "--set", "multi_hop=true"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.contains(":1: unknown header `Event`"), "{}", r.err);
+    assert!(
+        r.err.contains(":2: the record sets multi_hop=false"),
+        "{}",
+        r.err
+    );
+    assert!(r.out.contains("1 move replayed"), "{}", r.out);
+}
+
+// ------------------------------------------------------------------------------------- bench
+
+#[test]
+fn bench_is_deterministic_for_a_seed() {
+    let args = [
+        "bench",
+        CR,
+        "--playouts",
+        "30",
+        "--seed",
+        "42",
+        "--perft-depth",
+        "3",
+        "--no-timing",
+    ];
+    let first = ok(&args);
+    assert_eq!(ok(&args), first);
+    assert!(first.contains("perft(3): 456 nodes"), "{first}");
+    insta::assert_snapshot!(first);
+    let other = ok(&[
+        "bench",
+        CR,
+        "--playouts",
+        "30",
+        "--seed",
+        "43",
+        "--perft-depth",
+        "3",
+        "--no-timing",
+    ]);
+    assert_ne!(other, first);
+}
+
+#[test]
+fn bench_json_against_the_native_engine() {
+    let args = [
+        "bench",
+        JUNGLE,
+        "--playouts",
+        "10",
+        "--seed",
+        "9",
+        "--perft-depth",
+        "3",
+        "--vs-native",
+        "--json",
+    ];
+    let r = ply(&args, "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let v: Value = serde_json::from_str(&r.out).unwrap();
+    assert_eq!(v["game"], "Jungle");
+    assert_eq!(v["playouts"], 10);
+    let o = &v["outcomes"];
+    let total = o["wins"]["A"].as_u64().unwrap()
+        + o["wins"]["B"].as_u64().unwrap()
+        + o["draws"].as_u64().unwrap()
+        + o["stalled"].as_u64().unwrap()
+        + o["capped"].as_u64().unwrap();
+    assert_eq!(total, 10);
+    assert_eq!(v["perft"]["nodes"], 12240);
+    assert_eq!(v["native"]["perft"]["nodes"], 12240);
+    for key in [
+        "playouts_per_second",
+        "plies_per_second",
+        "perft_nodes_per_second",
+        "make_unmake_per_second",
+    ] {
+        assert!(v["ratio"][key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    // Same counts on a second run (the times differ).
+    let again: Value = serde_json::from_str(&ok(&args)).unwrap();
+    assert_eq!(again["outcomes"], v["outcomes"]);
+    assert_eq!(again["native"]["outcomes"], v["native"]["outcomes"]);
+    assert_eq!(again["make_unmake"]["pairs"], v["make_unmake"]["pairs"]);
+}
+
+#[test]
+fn bench_text_against_the_native_engine_and_without_one() {
+    for set in ["multi_hop=true", "multi_hop=false"] {
+        let out = ok(&[
+            "bench",
+            CR,
+            "--set",
+            set,
+            "--playouts",
+            "10",
+            "--perft-depth",
+            "3",
+            "--vs-native",
+        ]);
+        assert!(out.contains("Native: "), "{out}");
+        assert!(out.contains("ply/native"), "{out}");
+        assert!(!out.contains("warning"), "{out}");
+    }
+    // A pack no hand-written engine plays: a note, and Ply's numbers only.
+    let text = std::fs::read_to_string(root().join(CR))
+        .unwrap()
+        .replace("name = \"Cats and Rabbits\"", "name = \"Something else\"");
+    let file = temp_file("renamed.toml");
+    std::fs::write(&file, text).unwrap();
+    let r = ply(
+        &[
+            "bench",
+            file.to_str().unwrap(),
+            "--playouts",
+            "5",
+            "--perft-depth",
+            "2",
+            "--vs-native",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.err
+            .contains("no hand-written engine plays `Something else`"),
+        "{}",
+        r.err
+    );
+    assert!(!r.out.contains("Native"), "{}", r.out);
+}
+
+// ------------------------------------------------------------------------- usage and script
+
+#[test]
+fn usage_errors_exit_with_2() {
+    for args in [
+        &["perft", JUNGLE][..],
+        &["perft", JUNGLE, "deep"],
+        &["show", JUNGLE, "--set", "no-equals-sign"],
+        &["frobnicate"],
+        &[],
+    ] {
+        let r = ply(args, "");
+        assert_eq!(r.code, 2, "{args:?}: {}", r.err);
+        assert!(!r.err.is_empty());
+    }
+    let r = ply(&["--help"], "");
+    assert_eq!(r.code, 0);
+    for command in [
+        "validate", "show", "moves", "play", "perft", "bench", "replay", "script",
+    ] {
+        assert!(r.out.contains(command), "{command}: {}", r.out);
+    }
+}
+
+#[test]
+fn a_bad_pack_fails_every_command_with_1() {
+    for command in ["show", "moves", "perft", "bench", "script", "play"] {
+        let mut args = vec![command, "tests/packs/bad/unknown_names.toml"];
+        if command == "perft" {
+            args.push("1");
+        }
+        let r = ply(&args, "");
+        assert_eq!(r.code, 1, "{command}");
+        assert!(r.err.contains("errors found"), "{command}: {}", r.err);
+    }
+}
+
+#[test]
+fn script_in_process() {
+    let r = ply(
+        &["script", SIMPLIFIED],
+        "[\"init\"]\n[\"move\", \"A\", 2, 0, 3, 0]\n[\"piece\", 3, 0]\n\nnot json\n[\"turn\"]\n",
+    );
+    assert_eq!(r.code, 0);
+    let lines: Vec<&str> = r.out.lines().collect();
+    assert_eq!(lines[..3], ["true", "true", "\"AR\""]);
+    assert!(lines[3].starts_with("{\"error\":"), "{}", lines[3]);
+    assert_eq!(lines[4], "\"B\"");
+}
