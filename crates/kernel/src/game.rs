@@ -116,6 +116,9 @@ pub enum Reason {
     /// A hop chain cannot go on as written.
     #[error("the hop chain cannot go on from {0}")]
     Chain(String),
+    /// Capturing is mandatory and another move captures.
+    #[error("a capture is possible, and capturing is mandatory")]
+    MustCapture,
     /// The move is refused by a rule that depends on the position.
     #[error("it is not among the legal moves here")]
     NotLegal,
@@ -402,6 +405,27 @@ impl Game {
             }
             if best >= 2 {
                 return Reason::Chain(g.name(path[best - 1]).to_string());
+            }
+        }
+        if rules.must_capture
+            && self.legal_moves().iter().any(|m| m.is_capture())
+            && !self
+                .position
+                .piece_at(path[1])
+                .is_some_and(|p| p.owner() != piece.owner())
+        {
+            let hop = rules.spec().kinds[piece.kind().index()]
+                .moves
+                .iter()
+                .any(|m| {
+                    matches!(m.pattern, Pattern::Hop { .. })
+                        && m.dirs[piece.owner().index()].iter().any(|d| {
+                            pattern_geometry(rules, &m.pattern, path[0], d)
+                                .is_some_and(|(to, _, _)| to == path[1])
+                        })
+                });
+            if !hop {
+                return Reason::MustCapture;
             }
         }
         let (from, to) = (path[0], path[1]);

@@ -11,8 +11,8 @@ use crate::expr::{Env, EvalError, Value, Var};
 use crate::moves::{Move, MoveList};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::rules::{
-    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EndCheck, HOP, JUMP, Jumped, MAX_HOPS, NONE, Outcome,
-    QUIET, Rules, SLOW, Target, bit,
+    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, JUMP, Jumped, MAX_HOPS,
+    NONE, Outcome, QUIET, Rules, SLOW, Target, bit,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -21,6 +21,7 @@ use std::sync::Arc;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
     captured: [u8; MAX_HOPS],
+    piece: u8,
     clock: u16,
     outcome: Option<Outcome>,
 }
@@ -122,8 +123,37 @@ impl State {
         if self.outcome.is_some() {
             return ControlFlow::Continue(());
         }
+        if rules.must_capture {
+            return self.generate_must_capture(rules, side, f);
+        }
         for from in self.occupied[side.index()].iter() {
             self.generate_from(rules, side, from, f)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Capture is mandatory: the captures if there are any, else the other moves.
+    fn generate_must_capture<B>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let mut any = false;
+        for from in self.occupied[side.index()].iter() {
+            self.generate_from(rules, side, from, &mut |m: Move| {
+                if m.is_capture() {
+                    any = true;
+                    f(m)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })?;
+        }
+        if !any {
+            for from in self.occupied[side.index()].iter() {
+                self.generate_from(rules, side, from, f)?;
+            }
         }
         ControlFlow::Continue(())
     }
@@ -155,7 +185,10 @@ impl State {
                 {
                     let mv = Move::hop(from, Cell(t.to), t.rule, t.dir);
                     f(mv)?;
-                    if t.flags & CHAIN != 0 {
+                    if t.flags & CHAIN != 0
+                        && (rules.promote_stops.is_empty()
+                            || !rules.promote_stops[pc as usize * rules.stride + t.to as usize])
+                    {
                         self.chain_from(rules, t, pc, side, mv, f)?;
                     }
                 }
@@ -338,12 +371,20 @@ impl State {
             return ControlFlow::Continue(());
         }
         let mv = Move::hop(from, to, t.rule, t.dir);
-        f(mv)?;
-        if m.chain {
-            let mut vacated = CellSet::EMPTY;
-            vacated.insert(from);
-            vacated.insert(over);
-            self.chain(rules, m, pc, side, mv, vacated, f)?;
+        let stops = !rules.promote_stops.is_empty()
+            && rules.promote_stops[pc as usize * rules.stride + to.index()];
+        if !m.chain || stops {
+            return f(mv);
+        }
+        if !m.complete {
+            f(mv)?;
+        }
+        let mut vacated = CellSet::EMPTY;
+        vacated.insert(from);
+        vacated.insert(over);
+        let extended = self.chain(rules, m, pc, side, mv, vacated, f)?;
+        if m.complete && !extended {
+            f(mv)?;
         }
         ControlFlow::Continue(())
     }
@@ -369,7 +410,8 @@ impl State {
             mv,
             vacated,
             f,
-        )
+        )?;
+        ControlFlow::Continue(())
     }
 
     /// Extends a hop chain from its last landing cell with the same pattern. `vacated` holds
@@ -384,9 +426,9 @@ impl State {
         mv: Move,
         vacated: CellSet,
         f: &mut impl FnMut(Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
+    ) -> ControlFlow<B, bool> {
         if mv.hops() >= MAX_HOPS {
-            return ControlFlow::Continue(());
+            return ControlFlow::Continue(false);
         }
         let cur = mv.to;
         let at = |c: u8| {
@@ -396,6 +438,7 @@ impl State {
                 self.board[c as usize]
             }
         };
+        let mut extended = false;
         for t in rules.targets(pc, cur.0) {
             if t.kind != HOP || t.rule != mv.rule {
                 continue;
@@ -410,13 +453,24 @@ impl State {
             {
                 continue;
             }
+            extended = true;
             let next = mv.extended(to, t.dir);
-            f(next)?;
+            let stops = !rules.promote_stops.is_empty()
+                && rules.promote_stops[pc as usize * rules.stride + to.index()];
+            if !m.complete || stops {
+                f(next)?;
+            }
+            if stops {
+                continue;
+            }
             let mut v = vacated;
             v.insert(over);
-            self.chain(rules, m, pc, side, next, v, f)?;
+            let deeper = self.chain(rules, m, pc, side, next, v, f)?;
+            if m.complete && !deeper {
+                f(next)?;
+            }
         }
-        ControlFlow::Continue(())
+        ControlFlow::Continue(extended)
     }
 
     /// Plays a move generated for the side to move.
@@ -432,17 +486,24 @@ impl State {
         let captured = self.board[to];
         let mut undo = Undo {
             captured: [0; MAX_HOPS],
+            piece,
             clock: self.clock,
             outcome: self.outcome,
         };
         undo.captured[0] = captured;
+        let placed = if rules.promote.is_empty() {
+            piece
+        } else {
+            self.promote(rules, piece, to)
+        };
         self.board[from] = 0;
-        self.board[to] = piece;
+        self.board[to] = placed;
         let own = &mut self.occupied[side.index()];
         own.toggle(m.from);
         own.toggle(m.to);
-        let z = piece as usize * rules.stride;
-        self.hash ^= rules.zobrist[z + from] ^ rules.zobrist[z + to] ^ rules.zobrist_side;
+        self.hash ^= rules.zobrist[piece as usize * rules.stride + from]
+            ^ rules.zobrist[placed as usize * rules.stride + to]
+            ^ rules.zobrist_side;
         if captured != 0 {
             let other = side.other().index();
             self.occupied[other].remove(m.to);
@@ -454,22 +515,34 @@ impl State {
             self.clock = self.clock.saturating_add(1);
         }
         self.side = side.other();
-        if piece != 0 {
-            self.outcome = self.evaluate_end(rules, Piece(piece), m.from, m.to, side);
+        if placed != 0 {
+            self.outcome = self.evaluate_end(rules, Piece(placed), m.from, m.to, side);
         }
         undo
+    }
+
+    /// The code `piece` has once it ends a move on `to` (promotion), with the counts updated.
+    #[cold]
+    fn promote(&mut self, rules: &Rules, piece: u8, to: usize) -> u8 {
+        let placed = rules.promote[piece as usize * rules.stride + to];
+        if placed != piece {
+            self.counts[piece as usize] -= 1;
+            self.counts[placed as usize] += 1;
+        }
+        placed
     }
 
     /// [`State::make`] for a hop chain: each hopped piece is taken off in turn.
     #[inline(never)]
     fn make_hops(&mut self, rules: &Rules, m: Move) -> Undo {
+        let side = self.side;
+        let piece = self.take(rules, m.from);
         let mut undo = Undo {
             captured: [0; MAX_HOPS],
+            piece,
             clock: self.clock,
             outcome: self.outcome,
         };
-        let side = self.side;
-        let piece = self.take(rules, m.from);
         let g = rules.geometry();
         let mut cur = m.from;
         for (i, slot) in undo.captured.iter_mut().enumerate().take(m.hops()) {
@@ -479,14 +552,19 @@ impl State {
             *slot = self.take(rules, over);
             cur = g.neighbour(over, d).unwrap_or(over);
         }
-        if piece != 0 {
-            self.put(rules, Piece(piece), m.to);
+        let placed = if piece != 0 && !rules.promote.is_empty() {
+            rules.promote[piece as usize * rules.stride + m.to.index()]
+        } else {
+            piece
+        };
+        if placed != 0 {
+            self.put(rules, Piece(placed), m.to);
         }
         self.clock = 0;
         self.hash ^= rules.zobrist_side;
         self.side = side.other();
-        if piece != 0 {
-            self.outcome = self.evaluate_end(rules, Piece(piece), m.from, m.to, side);
+        if placed != 0 {
+            self.outcome = self.evaluate_end(rules, Piece(placed), m.from, m.to, side);
         }
         undo
     }
@@ -500,15 +578,21 @@ impl State {
         let side = self.side.other();
         self.side = side;
         let (from, to) = (m.from.index(), m.to.index());
-        let piece = self.board[to];
+        let placed = self.board[to];
+        let piece = undo.piece;
+        if placed != piece {
+            self.counts[placed as usize] -= 1;
+            self.counts[piece as usize] += 1;
+        }
         let captured = undo.captured[0];
         self.board[from] = piece;
         self.board[to] = captured;
         let own = &mut self.occupied[side.index()];
         own.toggle(m.from);
         own.toggle(m.to);
-        let z = piece as usize * rules.stride;
-        self.hash ^= rules.zobrist[z + from] ^ rules.zobrist[z + to] ^ rules.zobrist_side;
+        self.hash ^= rules.zobrist[piece as usize * rules.stride + from]
+            ^ rules.zobrist[placed as usize * rules.stride + to]
+            ^ rules.zobrist_side;
         if captured != 0 {
             let other = side.other().index();
             self.occupied[other].insert(m.to);
@@ -524,9 +608,9 @@ impl State {
     fn unmake_hops(&mut self, rules: &Rules, m: Move, undo: &Undo) {
         self.side = self.side.other();
         self.hash ^= rules.zobrist_side;
-        let piece = self.take(rules, m.to);
-        if piece != 0 {
-            self.put(rules, Piece(piece), m.from);
+        let _placed = self.take(rules, m.to);
+        if undo.piece != 0 {
+            self.put(rules, Piece(undo.piece), m.from);
         }
         let g = rules.geometry();
         let mut cur = m.from;
@@ -558,9 +642,12 @@ impl State {
             if e.index > arrive {
                 break;
             }
-            let fired = match e.count {
-                Some((who, kind, op, n)) => compare(op, self.count(who.resolve(mover), kind), n),
-                None => match &rules.end[e.index as usize].check {
+            let fired = match e.test {
+                EagerTest::Count(who, kind, op, n) => {
+                    compare(op, self.count(who.resolve(mover), kind), n)
+                }
+                EagerTest::Clock(op, n) => compare(op, self.clock as i64, n),
+                EagerTest::Dynamic => match &rules.end[e.index as usize].check {
                     EndCheck::Dynamic(expr) => {
                         self.dynamic_end(rules, expr, piece, from, to, mover)
                     }
@@ -818,6 +905,13 @@ impl Position {
     /// The legal moves of the piece on `cell`, if it belongs to the side to move.
     pub fn moves_from(&self, cell: Cell) -> MoveList {
         let mut list = MoveList::new();
+        if self.rules.must_capture {
+            // Whether this piece's quiet moves are legal depends on every other piece.
+            for m in self.legal_moves().iter().filter(|m| m.from() == cell) {
+                list.push(m);
+            }
+            return list;
+        }
         if self.state.outcome.is_none()
             && let Some(p) = self.piece_at(cell)
             && p.owner() == self.state.side

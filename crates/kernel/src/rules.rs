@@ -83,8 +83,11 @@ pub enum Pattern {
     Hop {
         /// An extra condition on the piece hopped over (`target`), besides the capture rules.
         over: Option<Expr>,
-        /// Whether the same piece may hop again in the same move (and stop after any hop).
+        /// Whether the same piece may hop again in the same move.
         chain: bool,
+        /// With `chain`: whether a chain must go on while another hop is possible (the
+        /// player still chooses which chain); otherwise it may stop after any hop.
+        complete: bool,
     },
 }
 
@@ -116,6 +119,19 @@ pub struct KindSpec {
     pub tags: Vec<usize>,
     /// How it moves.
     pub moves: Vec<MoveSpec>,
+    /// What it turns into on reaching a zone.
+    pub promotion: Option<Promotion>,
+}
+
+/// A piece changing kind when it ends a move (or a hop of a chain) in a zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Promotion {
+    /// The kind it becomes.
+    pub to: KindId,
+    /// The zone; for an owned zone, the part of the piece's owner.
+    pub zone: usize,
+    /// Whether reaching the zone ends a hop chain there.
+    pub ends_chain: bool,
 }
 
 /// A named predicate.
@@ -175,6 +191,8 @@ pub struct RulesSpec {
     pub end: Vec<EndSpec>,
     /// The standard starting position.
     pub setup: Vec<(Piece, Cell)>,
+    /// Whether a player who can capture must (only capturing moves are then legal).
+    pub must_capture: bool,
 }
 
 /// Where in the spec a problem lies, so that a front end can point at its source.
@@ -450,6 +468,7 @@ pub(crate) struct CompiledMove {
     pub index: usize,
     pub mode: CaptureMode,
     pub chain: bool,
+    pub complete: bool,
     pub capture: Check,
     pub blocked: Check,
     /// Enter rules that read the position, checked during generation.
@@ -501,9 +520,19 @@ pub enum Outcome {
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Eager {
     pub index: u8,
-    /// A count comparison; `None` for an interpreted rule.
-    pub count: Option<(Who, Option<KindId>, BinOp, i64)>,
+    pub test: EagerTest,
     pub result: [Outcome; PLAYERS],
+}
+
+/// How an eager end rule is tested.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum EagerTest {
+    /// A piece count compared with a constant.
+    Count(Who, Option<KindId>, BinOp, i64),
+    /// The ply clock compared with a constant.
+    Clock(BinOp, i64),
+    /// Interpreted.
+    Dynamic,
 }
 
 #[derive(Clone, Debug)]
@@ -541,6 +570,12 @@ pub struct Rules {
     pub(crate) zobrist_side: u64,
     /// The number of cells of the board's rectangle: the stride of per-cell tables.
     pub(crate) stride: usize,
+    /// By `piece code * stride + cell`: the code the piece becomes on ending a move there
+    /// (itself when it does not promote). Empty when no kind promotes.
+    pub(crate) promote: Vec<u8>,
+    /// By `piece code * stride + cell`: a promotion there ends a hop chain.
+    pub(crate) promote_stops: Vec<bool>,
+    pub(crate) must_capture: bool,
     pub(crate) uses_clock: bool,
 }
 
@@ -595,12 +630,31 @@ impl Rules {
                 EndCheck::Deferred => break,
                 EndCheck::Count(who, kind, op, n) => eager.push(Eager {
                     index: i as u8,
-                    count: Some((*who, *kind, *op, *n)),
+                    test: EagerTest::Count(*who, *kind, *op, *n),
                     result: e.result,
                 }),
-                EndCheck::Dynamic(_) => eager.push(Eager {
+                EndCheck::Dynamic(expr) => eager.push(Eager {
                     index: i as u8,
-                    count: None,
+                    test: match expr {
+                        Expr::Bin(op, a, b)
+                            if **a == Expr::Var(Var::Clock)
+                                && matches!(
+                                    op,
+                                    BinOp::Eq
+                                        | BinOp::Ne
+                                        | BinOp::Lt
+                                        | BinOp::Le
+                                        | BinOp::Gt
+                                        | BinOp::Ge
+                                ) =>
+                        {
+                            match b.as_ref() {
+                                Expr::Lit(Value::Int(n)) => EagerTest::Clock(*op, *n),
+                                _ => EagerTest::Dynamic,
+                            }
+                        }
+                        _ => EagerTest::Dynamic,
+                    },
                     result: e.result,
                 }),
             }
@@ -611,6 +665,7 @@ impl Rules {
             return Err(errors);
         }
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let (promote, promote_stops) = promotion_tables(&core, &spec, codes, stride);
         let zobrist = (0..codes * stride).map(|_| splitmix(&mut seed)).collect();
         let zobrist_side = splitmix(&mut seed);
         let uses_clock = spec_uses_clock(&spec);
@@ -629,6 +684,9 @@ impl Rules {
             zobrist,
             zobrist_side,
             stride,
+            promote,
+            promote_stops,
+            must_capture: spec.must_capture,
             uses_clock,
             spec,
         })
@@ -692,6 +750,39 @@ impl Rules {
             .map(|m| m.capture.dynamic.len() + m.blocked.dynamic.len() + m.dynamic_enter.len())
             .sum()
     }
+}
+
+fn promotion_tables(
+    core: &Core,
+    spec: &RulesSpec,
+    codes: usize,
+    stride: usize,
+) -> (Vec<u8>, Vec<bool>) {
+    if spec.kinds.iter().all(|k| k.promotion.is_none()) {
+        return (Vec::new(), Vec::new());
+    }
+    let mut to = vec![0u8; codes * stride];
+    let mut stops = vec![false; codes * stride];
+    for (code, slot) in to.iter_mut().enumerate() {
+        *slot = (code / stride) as u8;
+    }
+    for (k, kind) in spec.kinds.iter().enumerate() {
+        let Some(p) = &kind.promotion else { continue };
+        if p.to.index() >= spec.kinds.len() {
+            continue;
+        }
+        for owner in 0..PLAYERS as u8 {
+            let piece = Piece::new(KindId(k as u8), Player(owner));
+            let promoted = Piece::new(p.to, Player(owner));
+            for cell in core.geometry.cells().iter() {
+                if core.in_zone(cell, p.zone, Some(Player(owner))) {
+                    to[piece.code() * stride + cell.index()] = promoted.0;
+                    stops[piece.code() * stride + cell.index()] = p.ends_chain;
+                }
+            }
+        }
+    }
+    (to, stops)
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -959,6 +1050,10 @@ fn flatten(
             if m.chain {
                 flags |= CHAIN;
             }
+            if m.complete {
+                // Whether a prefix may be played depends on what follows: the general path.
+                flags |= SLOW;
+            }
             match cap_at[t.rule as usize] {
                 Some((at, s)) => {
                     t.cap_base =
@@ -1192,10 +1287,16 @@ impl Compiler<'_> {
                     .map(|(i, r)| (Site::Capture(i), &r.expr))
                     .collect();
                 let mut chain = false;
+                let mut complete = false;
                 let mut blocked_expr = None;
                 match &m.pattern {
-                    Pattern::Hop { over, chain: c } => {
+                    Pattern::Hop {
+                        over,
+                        chain: c,
+                        complete: full,
+                    } => {
                         chain = *c;
+                        complete = *c && *full;
                         capture_exprs.extend(over.iter().map(|e| (site, e)));
                     }
                     Pattern::Jump { blocked, .. } => blocked_expr = blocked.as_ref(),
@@ -1220,6 +1321,7 @@ impl Compiler<'_> {
                     index: mi,
                     mode: m.mode,
                     chain,
+                    complete,
                     capture,
                     blocked,
                     dynamic_enter: dyn_enter,

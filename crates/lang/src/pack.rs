@@ -15,8 +15,8 @@ use crate::syntax;
 use crate::tree::{self, Node, Table, Value};
 use ply_kernel::expr::{Expr, Value as KValue, Var};
 use ply_kernel::rules::{
-    CaptureMode, EndResult, EndSpec, KindSpec, MoveSpec, NamedRule, Pattern, PlayerSpec, RulesSpec,
-    Site, ZoneCells, ZoneSpec,
+    CaptureMode, EndResult, EndSpec, KindSpec, MoveSpec, NamedRule, Pattern, PlayerSpec, Promotion,
+    RulesSpec, Site, ZoneCells, ZoneSpec,
 };
 use ply_kernel::{Cell, CellSet, Dir, DirSet, Geometry, KindId, PLAYERS, Piece, Player, Rules};
 use std::path::{Path, PathBuf};
@@ -376,7 +376,15 @@ impl Reader<'_> {
         // [game]
         game.check_keys(
             "[game]",
-            &["name", "doc", "players", "symbols", "forward", "attributes"],
+            &[
+                "name",
+                "doc",
+                "players",
+                "symbols",
+                "forward",
+                "attributes",
+                "must_capture",
+            ],
             &|_| false,
             &mut self.diags,
         );
@@ -390,6 +398,17 @@ impl Reader<'_> {
             None => Vec::new(),
         };
         let forward = self.forward(&game, &players);
+        let must_capture = match game.get("must_capture") {
+            Some(Node {
+                value: Value::Bool(b),
+                ..
+            }) => *b,
+            Some(n) => {
+                self.err(n.loc, "`must_capture` is true or false");
+                false
+            }
+            None => false,
+        };
 
         // [board]
         board.check_keys(
@@ -424,7 +443,7 @@ impl Reader<'_> {
                 continue;
             };
             let attrs_ok = |k: &str| attributes.iter().any(|a| a == k);
-            let mut allowed = vec!["letter", "moves", "tags", "doc"];
+            let mut allowed = vec!["letter", "moves", "tags", "doc", "promote"];
             allowed.extend(attributes.iter().map(String::as_str));
             let before = self.diags.len();
             t.check_keys(
@@ -476,6 +495,7 @@ impl Reader<'_> {
                 attrs: values,
                 tags: own_tags,
                 moves: Vec::new(),
+                promotion: None,
             });
         }
 
@@ -548,6 +568,11 @@ impl Reader<'_> {
                         ),
                     ),
                 }
+            }
+            if let Some(p) = t.get("promote")
+                && ki < kinds.len()
+            {
+                kinds[ki].promotion = self.promotion(kname, p, &kinds, &world);
             }
             self.locs.moves.push(locs);
         }
@@ -695,6 +720,11 @@ impl Reader<'_> {
                 Pattern::Jump { zone, .. } => Some(zone),
                 _ => None,
             })
+            .chain(
+                kinds
+                    .iter()
+                    .filter_map(|k| k.promotion.as_ref().map(|p| p.zone)),
+            )
             .collect();
         for (i, z) in zones.iter().enumerate() {
             if !used.contains(&format!("zone:{}", z.name)) && !jump_zones.contains(&i) {
@@ -703,7 +733,7 @@ impl Reader<'_> {
                         self.locs.zones.get(i).copied(),
                         format!("zone `{}` is never used", z.name),
                     )
-                    .help("no rule or move pattern mentions it"),
+                    .help("no rule, move pattern or promotion mentions it"),
                 );
             }
         }
@@ -750,8 +780,68 @@ impl Reader<'_> {
             place,
             end,
             setup,
+            must_capture,
         };
         Some((spec, options, warnings))
+    }
+
+    /// `promote = { to = "King", zone = "crown", ends_move = true }`.
+    fn promotion(
+        &mut self,
+        kind: &str,
+        node: &Node,
+        kinds: &[KindSpec],
+        world: &World,
+    ) -> Option<Promotion> {
+        let t = self.table(node, &format!("`promote` of `{kind}`"))?;
+        t.check_keys(
+            "`promote`",
+            &["to", "zone", "ends_move"],
+            &|_| false,
+            &mut self.diags,
+        );
+        let (Some(to_n), Some(zone_n)) = (t.get("to"), t.get("zone")) else {
+            self.err(
+                node.loc,
+                "`promote` needs `to` (a kind) and `zone` (where it happens)",
+            );
+            return None;
+        };
+        let to_name = self.str(to_n, "`to`")?;
+        let Some(to) = kinds.iter().position(|k| k.name == to_name) else {
+            self.diags.push(
+                Diagnostic::error(
+                    Some(to_n.loc),
+                    format!("`{to_name}` is not a kind of piece"),
+                )
+                .suggest(to_name, kinds.iter().map(|k| k.name.as_str())),
+            );
+            return None;
+        };
+        let zone_name = self.str(zone_n, "`zone`")?;
+        let Some(zone) = world.zones.iter().position(|z| z.0 == zone_name) else {
+            self.diags.push(
+                Diagnostic::error(Some(zone_n.loc), format!("unknown zone `{zone_name}`"))
+                    .suggest(zone_name, world.zones.iter().map(|z| z.0.as_str())),
+            );
+            return None;
+        };
+        let ends_chain = match t.get("ends_move") {
+            Some(Node {
+                value: Value::Bool(b),
+                ..
+            }) => *b,
+            Some(n) => {
+                self.err(n.loc, "`ends_move` is true or false");
+                true
+            }
+            None => true,
+        };
+        Some(Promotion {
+            to: KindId(to as u8),
+            zone,
+            ends_chain,
+        })
     }
 
     fn string_list(&mut self, node: &Node, what: &str) -> Vec<String> {
@@ -1090,14 +1180,20 @@ impl Reader<'_> {
                     let mut ends = token.splitn(2, ':');
                     let a = ends.next().unwrap_or("");
                     let b = ends.next();
-                    let parse = |name: &str| g.parse_cell(name);
-                    match (parse(a), b.map(parse)) {
+                    // A range's corners may be cells that are not on the board (holes).
+                    let corner = |name: &str| -> Option<(usize, usize)> {
+                        let col = name.bytes().next()?.checked_sub(b'a')? as usize;
+                        let rank: usize = name.get(1..)?.parse().ok()?;
+                        (col < g.cols()
+                            && (1..=g.rows()).contains(&rank)
+                            && !name[1..].starts_with('0'))
+                        .then(|| (g.rows() - rank, col))
+                    };
+                    match (g.parse_cell(a), b.map(|b| (corner(a), corner(b)))) {
                         (Some(c), None) => out.push((c, loc)),
-                        (Some(c1), Some(Some(c2))) => {
-                            let (r1, r2) = (g.row(c1).min(g.row(c2)), g.row(c1).max(g.row(c2)));
-                            let (k1, k2) = (g.col(c1).min(g.col(c2)), g.col(c1).max(g.col(c2)));
-                            for r in r1..=r2 {
-                                for k in k1..=k2 {
+                        (_, Some((Some((r1, k1)), Some((r2, k2))))) => {
+                            for r in r1.min(r2)..=r1.max(r2) {
+                                for k in k1.min(k2)..=k1.max(k2) {
                                     if let Some(c) = g.cell(r as i64, k as i64) {
                                         out.push((c, loc));
                                     }
@@ -1225,7 +1321,11 @@ impl Reader<'_> {
                 };
                 Pattern::Jump { zone: z, blocked }
             }
-            syntax::PatternKind::Hop { over, chain } => {
+            syntax::PatternKind::Hop {
+                over,
+                chain,
+                complete,
+            } => {
                 let over = match over {
                     Some(o) => match checker.check_value(o, text, &CAPTURE)? {
                         (Expr::Lit(KValue::Kind(k)), Ty::Kind) => {
@@ -1256,7 +1356,11 @@ impl Reader<'_> {
                         }
                     }
                 };
-                Pattern::Hop { over, chain }
+                Pattern::Hop {
+                    over,
+                    chain,
+                    complete: *complete,
+                }
             }
         };
         if !ok {

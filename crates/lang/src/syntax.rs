@@ -172,6 +172,8 @@ pub enum PatternKind {
         over: Option<Expr>,
         /// Whether and when the hop may be chained: `Some(None)` for a bare `chain`.
         chain: Option<Option<Expr>>,
+        /// `chain complete`: a chain must go on while it can.
+        complete: bool,
     },
 }
 
@@ -247,6 +249,7 @@ fn rule_words(rule: &Rule) -> String {
         unless => "`unless`",
         over => "`over`",
         chain => "`chain`",
+        complete => "`complete`",
         condition => "`when`",
         definition => "a definition name such as `strength(p)`",
         keyword => "a keyword",
@@ -448,6 +451,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
     let mut unless = None;
     let mut over = None;
     let mut chain = None;
+    let mut complete = false;
     for part in body.into_inner() {
         match part.as_rule() {
             Rule::dirs => dirs = part.into_inner().map(|d| name(&d)).collect(),
@@ -455,7 +459,17 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
             Rule::ident => zone = Some(name(&part)),
             Rule::unless => unless = inner_expr(part)?,
             Rule::over => over = inner_expr(part)?,
-            Rule::chain => chain = Some(inner_expr(part)?),
+            Rule::chain => {
+                complete = part
+                    .clone()
+                    .into_inner()
+                    .any(|p| p.as_rule() == Rule::complete);
+                let e = part.into_inner().find(|p| p.as_rule() == Rule::expr);
+                chain = Some(match e {
+                    Some(e) => Some(build_expr(e.into_inner())?),
+                    None => None,
+                });
+            }
             Rule::condition => condition = inner_expr(part)?,
             _ => {}
         }
@@ -469,7 +483,11 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
             }),
             unless,
         },
-        _ => PatternKind::Hop { over, chain },
+        _ => PatternKind::Hop {
+            over,
+            chain,
+            complete,
+        },
     };
     Ok(PatternAst {
         kind,
