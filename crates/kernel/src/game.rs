@@ -409,10 +409,10 @@ impl Game {
         }
         if rules.must_capture
             && self.legal_moves().iter().any(|m| m.is_capture())
-            && !self
+            && self
                 .position
                 .piece_at(path[1])
-                .is_some_and(|p| p.owner() != piece.owner())
+                .is_none_or(|p| p.owner() == piece.owner())
         {
             let hop = rules.spec().kinds[piece.kind().index()]
                 .moves
