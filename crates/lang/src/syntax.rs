@@ -585,7 +585,17 @@ mod tests {
             p.kind,
             PatternKind::Hop {
                 over: Some(_),
-                chain: Some(Some(_))
+                chain: Some(Some(_)),
+                complete: false
+            }
+        ));
+        let p = parse_pattern("hop forward_diagonal chain complete").unwrap();
+        assert!(matches!(
+            p.kind,
+            PatternKind::Hop {
+                chain: Some(None),
+                complete: true,
+                ..
             }
         ));
         let p = parse_pattern("jump orthogonal across water unless occupant is Rat").unwrap();
