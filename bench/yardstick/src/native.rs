@@ -45,6 +45,9 @@ pub trait NativeEngine {
     /// Makes and unmakes every legal move of every sampled position; returns the number of
     /// make + unmake pairs.
     fn make_unmake_all(&mut self) -> u64;
+
+    /// The size in bytes of one game state.
+    fn state_bytes(&self) -> usize;
 }
 
 /// The engine for a game, by the name its pack declares (`[game] name`) and the pack's boolean
@@ -147,6 +150,10 @@ impl<E: Engine> Native<E> {
 impl<E: Engine> NativeEngine for Native<E> {
     fn describe(&self) -> String {
         self.describe.to_string()
+    }
+
+    fn state_bytes(&self) -> usize {
+        std::mem::size_of::<E>()
     }
 
     fn reset(&mut self) {

@@ -59,6 +59,8 @@ pub struct Measures {
     pub pairs: u64,
     /// Time of the make + unmake pairs.
     pub pair_seconds: f64,
+    /// Bytes of one game state.
+    pub state_bytes: usize,
 }
 
 impl Measures {
@@ -148,6 +150,7 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Measures {
         }
     }
     m.pair_seconds = started.elapsed().as_secs_f64();
+    m.state_bytes = ply_kernel::Position::state_bytes();
     m
 }
 
@@ -186,6 +189,7 @@ pub fn measure_native(engine: &mut dyn NativeEngine, args: &BenchArgs) -> Measur
     let started = Instant::now();
     m.pairs = engine.make_unmake_all();
     m.pair_seconds = started.elapsed().as_secs_f64();
+    m.state_bytes = engine.state_bytes();
     engine.reset();
     m
 }
@@ -314,6 +318,7 @@ fn add_json(v: &mut Value, m: &Measures, names: &[String; 2], timing: bool) {
     v["mean_plies"] = json!(m.mean_plies());
     v["perft"] = json!({ "depth": m.perft_depth, "nodes": m.perft_nodes });
     v["make_unmake"] = json!({ "positions": m.positions, "pairs": m.pairs });
+    v["state_bytes"] = json!(m.state_bytes);
     if timing {
         v["playout_seconds"] = json!(m.playout_seconds);
         v["playouts_per_second"] = json!(rates[0]);
@@ -372,5 +377,6 @@ fn write_text(
     if timing {
         write!(out, ", {} pairs/s", rate(rates[3]))?;
     }
-    writeln!(out)
+    writeln!(out)?;
+    writeln!(out, "  state: {} bytes", m.state_bytes)
 }

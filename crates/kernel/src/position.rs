@@ -803,6 +803,12 @@ impl Position {
         &self.rules
     }
 
+    /// The size in bytes of the game state a position carries besides its shared rules (the
+    /// board, occupancy sets, counts, side, clock, key and outcome).
+    pub const fn state_bytes() -> usize {
+        std::mem::size_of::<State>()
+    }
+
     /// The piece on a cell.
     #[inline]
     pub fn piece_at(&self, cell: Cell) -> Option<Piece> {

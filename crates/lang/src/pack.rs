@@ -539,6 +539,7 @@ impl Reader<'_> {
             options: options.iter().map(|o| (o.name.clone(), o.value)).collect(),
             defs,
         };
+        self.name_clashes(&world, top);
         let mut checker = Checker::new(&world);
 
         // Moves of each kind.
@@ -844,6 +845,59 @@ impl Reader<'_> {
         })
     }
 
+    /// One name, one meaning: a player, kind, zone, tag, option or definition may not share
+    /// its name with another, since expressions could not tell them apart.
+    fn name_clashes(&mut self, world: &World, top: &Table) {
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        let groups: [(&str, Vec<&str>); 6] = [
+            (
+                "a player",
+                world.players.iter().map(String::as_str).collect(),
+            ),
+            (
+                "a kind of piece",
+                world.kinds.iter().map(String::as_str).collect(),
+            ),
+            ("a zone", world.zones.iter().map(|z| z.0.as_str()).collect()),
+            ("a tag", world.tags.iter().map(String::as_str).collect()),
+            (
+                "an option",
+                world.options.iter().map(|o| o.0.as_str()).collect(),
+            ),
+            (
+                "a definition",
+                world.defs.iter().map(|d| d.name.as_str()).collect(),
+            ),
+        ];
+        for (what, names) in &groups {
+            for name in names {
+                if let Some((_, earlier)) = seen.iter().find(|(n, _)| n == name) {
+                    let loc = ["pieces", "zones", "options", "define"]
+                        .iter()
+                        .find_map(|sec| {
+                            top.get(sec).and_then(|n| match &n.value {
+                                Value::Table(t) => t
+                                    .entries
+                                    .iter()
+                                    .find(|(k, _)| k.starts_with(name))
+                                    .map(|(_, e)| e.key_loc),
+                                _ => None,
+                            })
+                        });
+                    self.diags.push(
+                        Diagnostic::error(
+                            loc.or(self.locs.players),
+                            format!("`{name}` is both {earlier} and {what}"),
+                        )
+                        .help("give them different names: expressions could not tell them apart"),
+                    );
+                } else {
+                    seen.push((name, what));
+                }
+            }
+        }
+    }
+
     fn string_list(&mut self, node: &Node, what: &str) -> Vec<String> {
         match &node.value {
             Value::Array(items) => items
@@ -1028,7 +1082,12 @@ impl Reader<'_> {
                 return None;
             };
             let s = self.str(n, "a direction")?;
-            match compass(s) {
+            let screen = match s {
+                "left" => Some(Dir::W),
+                "right" => Some(Dir::E),
+                _ => compass(s),
+            };
+            match screen {
                 Some(d) => out[i] = d,
                 None => {
                     self.diags.push(
