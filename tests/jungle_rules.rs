@@ -319,3 +319,42 @@ fn moves_of_one_piece_and_of_a_player() {
         "not B's turn"
     );
 }
+
+#[test]
+fn a_variant_is_a_new_file_with_no_rebuild() {
+    // Jungle where the Leopard also jumps the rivers, and running out of moves is a draw:
+    // a few lines that extend the shipped pack.
+    let dir = std::env::temp_dir().join(format!("ply-variant-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = common::root().join("rulesets/jungle.toml");
+    std::fs::copy(&base, dir.join("jungle.toml")).unwrap();
+    std::fs::write(
+        dir.join("leopard.toml"),
+        r#"extends = "jungle.toml"
+[game]
+name = "Jungle, leaping leopards"
+[pieces.Leopard]
+moves = ["step orthogonal", "jump orthogonal across water unless occupant is Rat"]
+[end.no-moves]
+replace = true
+when = 'no_moves(opponent)'
+draw = true
+"#,
+    )
+    .unwrap();
+    let pack = ply_lang::load(dir.join("leopard.toml"), &[])
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let rules = pack.rules;
+    let mut g = game(&rules, &[("e3", "BP"), ("a9", "AR")], "B");
+    assert!(
+        common::moves(&g).contains(&"e3-e7".to_string()),
+        "{:?}",
+        common::moves(&g)
+    );
+    assert!(play(&mut g, "e3-e7").is_ok());
+    // The replaced end rule: a stuck side now draws.
+    let pieces = [("a2", "AL"), ("b1", "AT"), ("g9", "AD"), ("a1", "BR")];
+    let g = game(&rules, &pieces, "B");
+    assert_eq!(g.outcome(), Some(Outcome::Draw));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -170,11 +170,19 @@ fn node(file: usize, v: Spanned<DeValue<'_>>) -> Node {
     Node { value, loc }
 }
 
-/// Lays `over` on top of `base`: tables merge key by key, anything else is replaced.
+/// Lays `over` on top of `base`: tables merge key by key, anything else is replaced. A table
+/// of `over` with `replace = true` replaces the inherited table whole instead of merging.
 pub fn merge(base: &mut Table, over: Table) {
-    for (k, e) in over.entries {
+    for (k, mut e) in over.entries {
+        let replace = match &mut e.node.value {
+            Value::Table(t) => matches!(
+                t.entries.shift_remove("replace").map(|r| r.node.value),
+                Some(Value::Bool(true))
+            ),
+            _ => false,
+        };
         match (base.entries.get_mut(&k), e.node.value) {
-            (Some(b), Value::Table(t)) if matches!(b.node.value, Value::Table(_)) => {
+            (Some(b), Value::Table(t)) if !replace && matches!(b.node.value, Value::Table(_)) => {
                 if let Value::Table(bt) = &mut b.node.value {
                     merge(bt, t);
                 }
