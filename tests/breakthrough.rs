@@ -270,21 +270,7 @@ impl Board {
     }
 }
 
-/// xorshift64*: a small seeded generator, so that the random games are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::Rng;
 
 /// The kernel's legal moves as paths of (row, col).
 fn kernel_paths(pos: &Position) -> Vec<Vec<(usize, usize)>> {

@@ -246,50 +246,21 @@ impl Board {
 
     /// The position string of this board.
     fn position_string(&self) -> String {
-        let rows: Vec<String> = self
+        let grid: Vec<Vec<Option<&str>>> = self
             .cells
             .iter()
-            .map(|row| {
-                let mut s = String::new();
-                let mut run = 0;
-                for cell in row {
-                    match cell {
-                        Some(stone) => {
-                            if run > 0 {
-                                s += &run.to_string();
-                                run = 0;
-                            }
-                            s += stone.code();
-                        }
-                        None => run += 1,
-                    }
-                }
-                if run > 0 {
-                    s += &run.to_string();
-                }
-                s
-            })
+            .map(|row| row.iter().map(|c| c.map(|stone| stone.code())).collect())
             .collect();
         let side = if self.side == BLACK { "Black" } else { "White" };
-        format!("{} {side} clock={}", rows.join("/"), self.clock)
+        format!(
+            "{} clock={}",
+            common::grid_position_string(&grid, side),
+            self.clock
+        )
     }
 }
 
-/// xorshift64*: a small seeded generator, so that the random games are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::Rng;
 
 // ---- the kernel, seen in the generator's terms ----
 

@@ -342,7 +342,7 @@ fn four_geese_are_the_fewest_that_can_pen_the_fox() {
                 for p in &pen {
                     grid[g.row(*p)][g.col(*p)] = Some("GG");
                 }
-                position_string(&grid, "FOX")
+                common::grid_position_string(&grid, "FOX")
             };
             let pos = Position::from_position_string(rules.clone(), &text).unwrap();
             assert_eq!(pos.legal_moves().len(), 0, "{text}");
@@ -356,7 +356,7 @@ fn four_geese_are_the_fewest_that_can_pen_the_fox() {
                         grid[g.row(*p)][g.col(*p)] = Some("GG");
                     }
                 }
-                let text = position_string(&grid, "FOX");
+                let text = common::grid_position_string(&grid, "FOX");
                 let pos = Position::from_position_string(rules.clone(), &text).unwrap();
                 assert!(!pos.legal_moves().is_empty(), "{text}");
             }
@@ -532,53 +532,11 @@ impl Board {
                     .collect()
             })
             .collect();
-        position_string(&grid, if self.side == 0 { "FOX" } else { "GEESE" })
+        common::grid_position_string(&grid, if self.side == 0 { "FOX" } else { "GEESE" })
     }
 }
 
-/// A position string from a grid of piece codes, row 0 at the top; holes count as empty.
-fn position_string(grid: &[Vec<Option<&str>>], side: &str) -> String {
-    let rows: Vec<String> = grid
-        .iter()
-        .map(|row| {
-            let mut s = String::new();
-            let mut run = 0;
-            for cell in row {
-                match cell {
-                    Some(code) => {
-                        if run > 0 {
-                            s += &run.to_string();
-                            run = 0;
-                        }
-                        s += code;
-                    }
-                    None => run += 1,
-                }
-            }
-            if run > 0 {
-                s += &run.to_string();
-            }
-            s
-        })
-        .collect();
-    format!("{} {side}", rows.join("/"))
-}
-
-/// xorshift64*: a small seeded generator, so that the random games are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::Rng;
 
 fn kernel_path(rules: &Rules, m: &ply_kernel::Move) -> Path {
     let g = rules.geometry();

@@ -8,17 +8,7 @@ mod common;
 use ply_kernel::{Outcome, Position};
 use ply_yardstick::{Path, cats_rabbits::CatsRabbits, jungle};
 
-/// A small deterministic generator for the tests (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
+use common::Rng;
 
 fn our_moves(pos: &Position) -> Vec<Path> {
     let g = pos.rules().geometry();

@@ -24,13 +24,18 @@ pub fn pack(name: &str, set: &[(&str, &str)]) -> Arc<ply_kernel::Rules> {
 /// A position string for `rules` with the given pieces (`("a6", "AL")`) and side to move.
 pub fn fen(rules: &ply_kernel::Rules, pieces: &[(&str, &str)], side: &str) -> String {
     let g = rules.geometry();
-    let mut grid = vec![vec![None; g.cols()]; g.rows()];
+    let mut grid: Vec<Vec<Option<&str>>> = vec![vec![None; g.cols()]; g.rows()];
     for (cell, code) in pieces {
         let c = g
             .parse_cell(cell)
             .unwrap_or_else(|| panic!("bad cell {cell}"));
         grid[g.row(c)][g.col(c)] = Some(*code);
     }
+    grid_position_string(&grid, side)
+}
+
+/// A position string from a grid of piece codes, row 0 at the top (holes count as empty).
+pub fn grid_position_string(grid: &[Vec<Option<&str>>], side: &str) -> String {
     let rows: Vec<String> = grid
         .iter()
         .map(|row| {
@@ -95,4 +100,22 @@ pub fn moves(game: &ply_kernel::Game) -> Vec<String> {
         .collect();
     v.sort();
     v
+}
+
+/// xorshift64*: a small seeded generator, so that random games are the same every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
 }
