@@ -1,16 +1,30 @@
-//! Runs the kernel's perft on a pack, for profiling: `kperft PACK DEPTH [name=value ...]`.
+//! Perft for profiling (`perf record`, `valgrind --tool=callgrind`):
+//! `kperft PACK DEPTH [name=value ...]` runs the kernel on a pack;
+//! `kperft native jungle|jungle-simplified|cats|cats-multi DEPTH` runs a hand-written engine.
+use ply_yardstick::cats_rabbits::CatsRabbits;
+use ply_yardstick::jungle::{Jungle, Variant};
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let set: Vec<(String, String)> = args[2..]
-        .iter()
-        .filter_map(|s| {
-            s.split_once('=')
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-        })
-        .collect();
-    let rules = ply_lang::load(&args[0], &set).unwrap().rules;
-    let mut pos = ply_kernel::Position::start(rules);
     let t = std::time::Instant::now();
-    let n = pos.perft(args[1].parse().unwrap());
+    let n = if args[0] == "native" {
+        let depth = args[2].parse().unwrap();
+        match args[1].as_str() {
+            "jungle" => Jungle::start(Variant::Standard).perft(depth),
+            "jungle-simplified" => Jungle::start(Variant::Simplified).perft(depth),
+            "cats" => CatsRabbits::start(false).perft(depth),
+            _ => CatsRabbits::start(true).perft(depth),
+        }
+    } else {
+        let set: Vec<(String, String)> = args[2..]
+            .iter()
+            .filter_map(|s| {
+                s.split_once('=')
+                    .map(|(a, b)| (a.to_string(), b.to_string()))
+            })
+            .collect();
+        let rules = ply_lang::load(&args[0], &set).unwrap().rules;
+        ply_kernel::Position::start(rules).perft(args[1].parse().unwrap())
+    };
     println!("{n} in {:?}", t.elapsed());
 }

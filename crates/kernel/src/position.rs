@@ -20,6 +20,7 @@ use std::sync::Arc;
 /// What [`Position::make`] returns so that [`Position::unmake`] can restore the position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
+    hash: u64,
     captured: [u8; MAX_HOPS],
     piece: u8,
     clock: u16,
@@ -31,8 +32,8 @@ pub struct Undo {
 pub(crate) struct State {
     pub board: [u8; MAX_CELLS],
     pub occupied: [CellSet; PLAYERS],
-    pub counts: [u16; PIECE_CODES],
-    pub totals: [u16; PLAYERS],
+    /// Pieces on the board: by piece code, then (at `PIECE_CODES + player`) by player.
+    pub counts: [u16; PIECE_CODES + PLAYERS],
     pub side: Player,
     pub clock: u16,
     pub hash: u64,
@@ -61,8 +62,7 @@ impl State {
         State {
             board: [0; MAX_CELLS],
             occupied: [CellSet::EMPTY; PLAYERS],
-            counts: [0; PIECE_CODES],
-            totals: [0; PLAYERS],
+            counts: [0; PIECE_CODES + PLAYERS],
             side: Player::FIRST,
             clock: 0,
             hash: 0,
@@ -83,7 +83,7 @@ impl State {
         self.board[cell.index()] = piece.0;
         self.occupied[piece.owner().index()].insert(cell);
         self.counts[piece.code()] += 1;
-        self.totals[piece.owner().index()] += 1;
+        self.counts[PIECE_CODES + piece.owner().index()] += 1;
         self.hash ^= rules.zobrist[piece.code() * rules.stride + cell.index()];
     }
 
@@ -95,7 +95,7 @@ impl State {
             self.board[cell.index()] = 0;
             self.occupied[piece.owner().index()].remove(cell);
             self.counts[piece.code()] -= 1;
-            self.totals[piece.owner().index()] -= 1;
+            self.counts[PIECE_CODES + piece.owner().index()] -= 1;
             self.hash ^= rules.zobrist[piece.code() * rules.stride + cell.index()];
         }
         code
@@ -474,7 +474,7 @@ impl State {
     }
 
     /// Plays a move generated for the side to move.
-    #[inline]
+    #[inline(always)]
     pub fn make(&mut self, rules: &Rules, m: Move) -> Undo {
         if m.hops() != 0 {
             return self.make_hops(rules, m);
@@ -485,6 +485,7 @@ impl State {
         let piece = self.board[from];
         let captured = self.board[to];
         let mut undo = Undo {
+            hash: self.hash,
             captured: [0; MAX_HOPS],
             piece,
             clock: self.clock,
@@ -498,9 +499,7 @@ impl State {
         };
         self.board[from] = 0;
         self.board[to] = placed;
-        let own = &mut self.occupied[side.index()];
-        own.toggle(m.from);
-        own.toggle(m.to);
+        self.occupied[side.index()].toggle2(m.from, m.to);
         self.hash ^= rules.zobrist[piece as usize * rules.stride + from]
             ^ rules.zobrist[placed as usize * rules.stride + to]
             ^ rules.zobrist_side;
@@ -508,7 +507,7 @@ impl State {
             let other = side.other().index();
             self.occupied[other].remove(m.to);
             self.counts[captured as usize] -= 1;
-            self.totals[other] -= 1;
+            self.counts[PIECE_CODES + other] -= 1;
             self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
             self.clock = 0;
         } else {
@@ -538,6 +537,7 @@ impl State {
         let side = self.side;
         let piece = self.take(rules, m.from);
         let mut undo = Undo {
+            hash: self.hash,
             captured: [0; MAX_HOPS],
             piece,
             clock: self.clock,
@@ -570,7 +570,7 @@ impl State {
     }
 
     /// Takes back `m`, which was the last move made, given what `make` returned.
-    #[inline]
+    #[inline(always)]
     pub fn unmake(&mut self, rules: &Rules, m: Move, undo: Undo) {
         if m.hops() != 0 {
             return self.unmake_hops(rules, m, &undo);
@@ -587,18 +587,13 @@ impl State {
         let captured = undo.captured[0];
         self.board[from] = piece;
         self.board[to] = captured;
-        let own = &mut self.occupied[side.index()];
-        own.toggle(m.from);
-        own.toggle(m.to);
-        self.hash ^= rules.zobrist[piece as usize * rules.stride + from]
-            ^ rules.zobrist[placed as usize * rules.stride + to]
-            ^ rules.zobrist_side;
+        self.occupied[side.index()].toggle2(m.from, m.to);
+        self.hash = undo.hash;
         if captured != 0 {
             let other = side.other().index();
             self.occupied[other].insert(m.to);
             self.counts[captured as usize] += 1;
-            self.totals[other] += 1;
-            self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
+            self.counts[PIECE_CODES + other] += 1;
         }
         self.clock = undo.clock;
         self.outcome = undo.outcome;
@@ -643,13 +638,17 @@ impl State {
                 break;
             }
             let fired = match e.test {
-                EagerTest::Count(who, kind, op, n) => {
-                    compare(op, self.count(who.resolve(mover), kind), n)
+                EagerTest::Count { at, lo, hi } => {
+                    let c = self.counts[at[mover.index()] as usize] as i64;
+                    c >= lo && c <= hi
                 }
                 EagerTest::Clock(op, n) => compare(op, self.clock as i64, n),
                 EagerTest::Dynamic => match &rules.end[e.index as usize].check {
                     EndCheck::Dynamic(expr) => {
                         self.dynamic_end(rules, expr, piece, from, to, mover)
+                    }
+                    EndCheck::Count(who, kind, op, n) => {
+                        compare(*op, self.count(who.resolve(mover), *kind), *n)
                     }
                     _ => false,
                 },
@@ -684,7 +683,7 @@ impl State {
     pub fn count(&self, player: Player, kind: Option<KindId>) -> i64 {
         match kind {
             Some(k) => self.counts[Piece::new(k, player).code()] as i64,
-            None => self.totals[player.index()] as i64,
+            None => self.counts[PIECE_CODES + player.index()] as i64,
         }
     }
 

@@ -527,8 +527,12 @@ pub(crate) struct Eager {
 /// How an eager end rule is tested.
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum EagerTest {
-    /// A piece count compared with a constant.
-    Count(Who, Option<KindId>, BinOp, i64),
+    /// A piece count within `lo..=hi`: `at` is the counter's index for each moving player.
+    Count {
+        at: [u16; PLAYERS],
+        lo: i64,
+        hi: i64,
+    },
     /// The ply clock compared with a constant.
     Clock(BinOp, i64),
     /// Interpreted.
@@ -628,11 +632,24 @@ impl Rules {
                     }
                 }
                 EndCheck::Deferred => break,
-                EndCheck::Count(who, kind, op, n) => eager.push(Eager {
-                    index: i as u8,
-                    test: EagerTest::Count(*who, *kind, *op, *n),
-                    result: e.result,
-                }),
+                EndCheck::Count(who, kind, op, n) => {
+                    let at = [0u8, 1].map(|p| {
+                        let player = who.resolve(Player(p));
+                        (match kind {
+                            Some(k) => Piece::new(*k, player).code(),
+                            None => PIECE_CODES + player.index(),
+                        }) as u16
+                    });
+                    let test = match count_range(*op, *n) {
+                        Some((lo, hi)) => EagerTest::Count { at, lo, hi },
+                        None => EagerTest::Dynamic,
+                    };
+                    eager.push(Eager {
+                        index: i as u8,
+                        test,
+                        result: e.result,
+                    })
+                }
                 EndCheck::Dynamic(expr) => eager.push(Eager {
                     index: i as u8,
                     test: match expr {
@@ -783,6 +800,18 @@ fn promotion_tables(
         }
     }
     (to, stops)
+}
+
+/// `count <op> n` as a range of counts, where it is one (`!=` is not).
+fn count_range(op: BinOp, n: i64) -> Option<(i64, i64)> {
+    Some(match op {
+        BinOp::Eq => (n, n),
+        BinOp::Lt => (i64::MIN, n.checked_sub(1)?),
+        BinOp::Le => (i64::MIN, n),
+        BinOp::Gt => (n.checked_add(1)?, i64::MAX),
+        BinOp::Ge => (n, i64::MAX),
+        _ => return None,
+    })
 }
 
 fn splitmix(state: &mut u64) -> u64 {
