@@ -8,8 +8,7 @@
 //! burst of load on a shared machine hurts both sides alike.
 
 use ply_kernel::Position;
-use ply_yardstick::cats_rabbits::CatsRabbits;
-use ply_yardstick::jungle::{Jungle, Variant};
+use ply_yardstick::native;
 use std::time::Instant;
 
 fn best(rounds: usize, mut f: impl FnMut() -> u64) -> (u64, f64) {
@@ -45,20 +44,42 @@ fn row(name: &str, what: &str, ours: (u64, f64), native: (u64, f64)) {
     );
 }
 
+/// A pack, its option settings, the perft depth and the number of playouts.
+type Case = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    u32,
+    u32,
+);
+
 fn main() {
     let rounds = 5;
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/");
-    for (pack, variant) in [
-        ("jungle.toml", Variant::Standard),
-        ("jungle_simplified.toml", Variant::Simplified),
-    ] {
-        let rules = ply_lang::load(format!("{root}{pack}"), &[]).unwrap().rules;
-        let mut ours = Position::start(rules.clone());
-        let mut native = Jungle::start(variant);
-        let o = best(rounds, || ours.perft(5));
-        let n = best(rounds, || native.perft(5));
-        row(pack, "perft(5)", o, n);
-        let games = 2000;
+    let cases: [Case; 4] = [
+        ("jungle.toml", &[], 5, 2000),
+        ("jungle_simplified.toml", &[], 5, 2000),
+        ("cats_rabbits.toml", &[], 7, 20000),
+        ("cats_rabbits.toml", &[("multi_hop", "true")], 7, 20000),
+    ];
+    for (pack, set, depth, games) in cases {
+        let set: Vec<(String, String)> = set
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        let rules = ply_lang::load(format!("{root}{pack}"), &set).unwrap().rules;
+        let flags: Vec<(String, bool)> =
+            set.iter().map(|(a, b)| (a.clone(), b == "true")).collect();
+        let mut native = native::for_game(rules.core().name(), &flags).expect("a native engine");
+        let name = format!(
+            "{pack} {}",
+            set.iter()
+                .map(|(a, b)| format!("{a}={b}"))
+                .collect::<String>()
+        );
+        let mut ours = Position::start(rules);
+        let o = best(rounds, || ours.perft(depth));
+        let n = best(rounds, || native.perft(depth));
+        row(&name, &format!("perft({depth})"), o, n);
         let o = best(rounds, || {
             let mut r = rng(7);
             (0..games)
@@ -71,40 +92,6 @@ fn main() {
                 .map(|_| native.playout(&mut r, 1000).plies as u64)
                 .sum()
         });
-        row(pack, "playout ply", o, n);
-    }
-    for multi in [false, true] {
-        let set = if multi {
-            vec![("multi_hop".to_string(), "true".to_string())]
-        } else {
-            vec![]
-        };
-        let rules = ply_lang::load(format!("{root}cats_rabbits.toml"), &set)
-            .unwrap()
-            .rules;
-        let name = if multi {
-            "cats_rabbits multi_hop"
-        } else {
-            "cats_rabbits"
-        };
-        let mut ours = Position::start(rules.clone());
-        let mut native = CatsRabbits::start(multi);
-        let o = best(rounds, || ours.perft(7));
-        let n = best(rounds, || native.perft(7));
-        row(name, "perft(7)", o, n);
-        let games = 20000;
-        let o = best(rounds, || {
-            let mut r = rng(7);
-            (0..games)
-                .map(|_| ours.playout(&mut r, 1000).plies as u64)
-                .sum()
-        });
-        let n = best(rounds, || {
-            let mut r = rng(7);
-            (0..games)
-                .map(|_| native.playout(&mut r, 1000).plies as u64)
-                .sum()
-        });
-        row(name, "playout ply", o, n);
+        row(&name, "playout ply", o, n);
     }
 }
