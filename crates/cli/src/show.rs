@@ -142,6 +142,14 @@ pub fn summary(pack: &Pack) -> String {
         "  end: {}",
         names(&mut spec.end.iter().map(|r| r.name.as_str()))
     );
+    // What compiled to tables and what is evaluated during play: the speed a designer buys.
+    let _ = writeln!(
+        out,
+        "Compiled: {} move patterns; interpreted during play: {} move checks, {} end rules",
+        rules.pattern_count(),
+        rules.interpreted_move_checks(),
+        rules.interpreted_end_rules()
+    );
 
     if !pack.options.is_empty() {
         let _ = writeln!(out, "Options:");

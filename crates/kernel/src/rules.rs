@@ -754,9 +754,9 @@ impl Rules {
     /// How many end rules are evaluated by interpreting their expression after each move
     /// (rather than by table lookups), for diagnostics and benchmarks.
     pub fn interpreted_end_rules(&self) -> usize {
-        self.end
+        self.eager
             .iter()
-            .filter(|e| matches!(e.check, EndCheck::Dynamic(_)))
+            .filter(|e| matches!(e.test, EagerTest::Dynamic))
             .count()
     }
 

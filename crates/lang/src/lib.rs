@@ -16,4 +16,4 @@ pub mod tree;
 
 pub use check::OptionValue;
 pub use diag::{Diagnostic, LoadError, Loc, Severity, Sources};
-pub use pack::{OptionInfo, Pack, closest, load, load_str};
+pub use pack::{OptionInfo, Pack, load, load_str};

@@ -10,7 +10,7 @@ use crate::check::{
     BLOCK, CAPTURE, CONSTANT, Checker, Definition, END, ENTER, OptionValue, PLACE, Text, Ty,
     WINNER, World,
 };
-use crate::diag::{Diagnostic, LoadError, Loc, Severity, Sources, did_you_mean};
+use crate::diag::{Diagnostic, LoadError, Loc, Severity, Sources};
 use crate::syntax;
 use crate::tree::{self, Node, Table, Value};
 use ply_kernel::expr::{Expr, Value as KValue, Var};
@@ -1592,9 +1592,4 @@ fn resolved_toml(tree: &Table, options: &[OptionInfo]) -> String {
         }
     }
     toml::to_string(&out).unwrap_or_default()
-}
-
-/// The closest name, for callers outside the loader (the CLI's `--set`).
-pub fn closest<'a>(wrong: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    did_you_mean(wrong, names)
 }
