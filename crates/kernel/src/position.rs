@@ -11,8 +11,8 @@ use crate::expr::{Env, EvalError, Value, Var};
 use crate::moves::{Move, MoveList};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::rules::{
-    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, JUMP, Jumped, MAX_HOPS,
-    NONE, Outcome, QUIET, Rules, SLOW, Target, bit,
+    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, HOPS, JUMP, Jumped,
+    MAX_HOPS, NONE, Outcome, QUIET, Rules, SLOW, Target, bit,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -159,7 +159,7 @@ impl State {
     }
 
     /// Generates the legal moves of the piece on `from`, which belongs to `side`.
-    #[inline]
+    #[inline(always)]
     pub fn generate_from<B>(
         &self,
         rules: &Rules,
@@ -169,6 +169,24 @@ impl State {
     ) -> ControlFlow<B> {
         let pc = self.board[from.index()];
         for t in rules.targets(pc, from.0) {
+            if t.flags & (SLOW | HOPS | BLOCKABLE) == 0 {
+                // A plain step or jump: the common case, one load and one table bit.
+                let occ = self.board[t.to as usize];
+                if occ == 0 {
+                    if t.flags & QUIET != 0 {
+                        f(Move::simple(from, Cell(t.to), t.rule, false))?;
+                    }
+                } else if State::owner_of(occ) != side
+                    && t.flags & CAPTURE != 0
+                    && bit(
+                        &rules.cap_bits,
+                        (t.cap_base + occ as u32 * t.cap_stride) as usize,
+                    )
+                {
+                    f(Move::simple(from, Cell(t.to), t.rule, true))?;
+                }
+                continue;
+            }
             if t.flags & SLOW != 0 {
                 self.generate_slow(rules, t, pc, from, side, f)?;
                 continue;

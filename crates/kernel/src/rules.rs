@@ -415,6 +415,8 @@ pub(crate) const SLOW: u8 = 4;
 pub(crate) const BLOCKABLE: u8 = 8;
 /// The hop may be chained.
 pub(crate) const CHAIN: u8 = 16;
+/// The target is a hop.
+pub(crate) const HOPS: u8 = 32;
 
 /// A jumped cell with its precomputed index into [`Rules::block_bits`] (add the occupant's
 /// code).
@@ -1078,6 +1080,9 @@ fn flatten(
             }
             if m.chain {
                 flags |= CHAIN;
+            }
+            if hop {
+                flags |= HOPS;
             }
             if m.complete {
                 // Whether a prefix may be played depends on what follows: the general path.
