@@ -117,3 +117,60 @@ fn forty_plies_without_a_capture_draw() {
     assert_eq!(play(&mut g, "a1-b2"), Ok(Status::Over(Outcome::Draw)));
     assert!(g.position().to_position_string().ends_with("clock=40 draw"));
 }
+
+#[test]
+fn repetition_and_idle_draw_rules() {
+    // A variant: a position seen for the third time is a draw; so are 6 plies without a
+    // capture or a crowning (`idle`), counted apart from the capture clock.
+    let dir = std::env::temp_dir().join(format!("ply-repetition-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        common::root().join("rulesets/checkers.toml"),
+        dir.join("checkers.toml"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("rep.toml"),
+        "extends = \"checkers.toml\"\n[end.third-time]\nwhen = 'repetitions >= 2'\ndraw = true\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("idle.toml"),
+        "extends = \"checkers.toml\"\n[end.idle]\nwhen = 'idle >= 6'\ndraw = true\n",
+    )
+    .unwrap();
+    let load = |name: &str| {
+        ply_lang::load(dir.join(name), &[])
+            .unwrap_or_else(|e| panic!("{}", e.render(false)))
+            .rules
+    };
+
+    let r = load("rep.toml");
+    let mut g = game(&r, &[("a1", "BK"), ("h8", "WK")], "Black");
+    for (i, m) in [
+        "a1-b2", "h8-g7", "b2-a1", "g7-h8", "a1-b2", "h8-g7", "b2-a1",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert_eq!(play(&mut g, m).map(|_| ()), Ok(()), "ply {i}");
+        assert_eq!(g.outcome(), None, "ply {i}");
+    }
+    // The start position comes back a third time.
+    assert_eq!(play(&mut g, "g7-h8"), Ok(Status::Over(Outcome::Draw)));
+    assert!(g.undo());
+    assert_eq!(g.outcome(), None);
+
+    let r = load("idle.toml");
+    let mut g = game(&r, &[("a1", "BK"), ("h8", "WK")], "Black");
+    for m in ["a1-b2", "h8-g7", "b2-c3", "g7-f6", "c3-d4"] {
+        play(&mut g, m).unwrap();
+    }
+    assert!(
+        g.position()
+            .to_position_string()
+            .ends_with("clock=5 idle=5")
+    );
+    assert_eq!(play(&mut g, "f6-e7"), Ok(Status::Over(Outcome::Draw)));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -39,6 +39,11 @@ pub enum Var {
     Occupant,
     /// Plies played since the last capture.
     Clock,
+    /// Plies played since the last capture or promotion.
+    Idle,
+    /// How many times the current position (pieces and side to move) occurred before, since
+    /// the last capture or promotion (within the last [`crate::rules::REPETITION_WINDOW`] plies).
+    Repetitions,
 }
 
 /// A value an expression computes.
@@ -260,7 +265,7 @@ impl Expr {
                 self::Var::Player | self::Var::Opponent => Deps::PLAYER,
                 self::Var::Cell => Deps::CELL,
                 self::Var::Occupant => Deps::OCCUPANT,
-                self::Var::Clock => Deps::POSITION,
+                self::Var::Clock | self::Var::Idle | self::Var::Repetitions => Deps::POSITION,
             },
             CellOf(e) => {
                 let d = e.deps();

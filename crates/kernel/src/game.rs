@@ -258,6 +258,7 @@ impl Game {
             }
         }
         self.position.state.put(&rules, piece, cell);
+        self.position.state.remember();
         self.placed[piece.code()] += 1;
         self.history.clear();
         self.redo.clear();

@@ -3,7 +3,9 @@
 //! A position string lists the rows from the top, separated by `/`; in a row, a piece is its
 //! code (`AL`) and a run of empty cells a number; then, after a space, the name of the side to
 //! move; then optional fields: `clock=N` (plies since the last capture, written when the rules
-//! read it), `winner=NAME` or `draw` once the game is over. For example the start of Jungle is
+//! read it), `idle=N` (plies since the last capture or promotion, likewise), `winner=NAME` or
+//! `draw` once the game is over. The positions played before are not part of the string, so
+//! `repetitions` counts from the position read. For example the start of Jungle is
 //! `AL5AT/1AD3AC1/AR1AP1AW1AE/7/7/7/BE1BW1BP1BR/1BC3BD1/BT5BL A`.
 //!
 //! A move is written as its path of cells in human notation, joined by `-` for a plain move
@@ -67,6 +69,9 @@ impl Position {
         out.push_str(core.player_name(self.side_to_move()));
         if rules.uses_clock {
             let _ = write!(out, " clock={}", self.clock());
+        }
+        if rules.uses_idle {
+            let _ = write!(out, " idle={}", self.state.idle);
         }
         match self.decided() {
             Some(Outcome::Win(p)) => {
@@ -182,7 +187,11 @@ impl Position {
         state.set_side(&rules, side);
         for f in fields {
             let at = text.find(f).unwrap_or(0);
-            if let Some(n) = f.strip_prefix("clock=") {
+            if let Some(n) = f.strip_prefix("idle=") {
+                state.idle = n
+                    .parse()
+                    .map_err(|_| err(at, format!("bad idle clock `{n}`")))?;
+            } else if let Some(n) = f.strip_prefix("clock=") {
                 state.clock = n.parse().map_err(|_| err(at, format!("bad clock `{n}`")))?;
             } else if let Some(name) = f.strip_prefix("winner=") {
                 let p = core
@@ -194,10 +203,11 @@ impl Position {
             } else {
                 return Err(err(
                     at,
-                    format!("unknown field `{f}` (expected clock=N, winner=NAME or draw)"),
+                    format!("unknown field `{f}` (expected clock=N, idle=N, winner=NAME or draw)"),
                 ));
             }
         }
+        state.remember();
         Ok(Position { rules, state })
     }
 }

@@ -12,7 +12,7 @@ use crate::moves::{Move, MoveList};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::rules::{
     BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, HOPS, JUMP, Jumped,
-    MAX_HOPS, NONE, Outcome, QUIET, Rules, SLOW, Target, bit,
+    MAX_HOPS, NONE, Outcome, QUIET, REPETITION_WINDOW, Rules, SLOW, Target, bit,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -24,6 +24,7 @@ pub struct Undo {
     captured: [u8; MAX_HOPS],
     piece: u8,
     clock: u16,
+    idle: u16,
     outcome: Option<Outcome>,
 }
 
@@ -36,6 +37,13 @@ pub(crate) struct State {
     pub counts: [u16; PIECE_CODES + PLAYERS],
     pub side: Player,
     pub clock: u16,
+    /// Plies since the last capture or promotion.
+    pub idle: u16,
+    /// Plies made since the position was set up (indexes `seen`).
+    pub ply: u32,
+    /// The keys of the last positions, by `ply % REPETITION_WINDOW`, kept only when the rules
+    /// read `repetitions` (allocated once, with the position).
+    pub seen: Option<Box<[u64; REPETITION_WINDOW]>>,
     pub hash: u64,
     pub outcome: Option<Outcome>,
 }
@@ -65,6 +73,11 @@ impl State {
             counts: [0; PIECE_CODES + PLAYERS],
             side: Player::FIRST,
             clock: 0,
+            idle: 0,
+            ply: 0,
+            seen: rules
+                .uses_repetitions
+                .then(|| Box::new([0; REPETITION_WINDOW])),
             hash: 0,
             outcome: None,
         }
@@ -507,6 +520,7 @@ impl State {
             captured: [0; MAX_HOPS],
             piece,
             clock: self.clock,
+            idle: self.idle,
             outcome: self.outcome,
         };
         undo.captured[0] = captured;
@@ -532,10 +546,44 @@ impl State {
             self.clock = self.clock.saturating_add(1);
         }
         self.side = side.other();
+        if rules.history {
+            self.after_move(captured != 0 || placed != piece);
+        }
         if placed != 0 {
             self.outcome = self.evaluate_end(rules, Piece(placed), m.from, m.to, side);
         }
         undo
+    }
+
+    /// Keeps the idle clock and the recent positions, for rules that read them.
+    #[cold]
+    fn after_move(&mut self, irreversible: bool) {
+        self.idle = if irreversible {
+            0
+        } else {
+            self.idle.saturating_add(1)
+        };
+        self.ply = self.ply.wrapping_add(1);
+        self.remember();
+    }
+
+    /// Records the current position as the latest one (after a set-up or a placement).
+    pub fn remember(&mut self) {
+        if let Some(seen) = &mut self.seen {
+            seen[self.ply as usize % REPETITION_WINDOW] = self.hash;
+        }
+    }
+
+    /// Earlier occurrences of the current position, since the last capture or promotion.
+    pub fn repetitions(&self) -> i64 {
+        let Some(seen) = &self.seen else { return 0 };
+        let back = (self.idle as usize)
+            .min(self.ply as usize)
+            .min(REPETITION_WINDOW - 1);
+        (2..=back)
+            .step_by(2)
+            .filter(|k| seen[(self.ply as usize).wrapping_sub(*k) % REPETITION_WINDOW] == self.hash)
+            .count() as i64
     }
 
     /// The code `piece` has once it ends a move on `to` (promotion), with the counts updated.
@@ -559,6 +607,7 @@ impl State {
             captured: [0; MAX_HOPS],
             piece,
             clock: self.clock,
+            idle: self.idle,
             outcome: self.outcome,
         };
         let g = rules.geometry();
@@ -581,6 +630,9 @@ impl State {
         self.clock = 0;
         self.hash ^= rules.zobrist_side;
         self.side = side.other();
+        if rules.history {
+            self.after_move(true);
+        }
         if placed != 0 {
             self.outcome = self.evaluate_end(rules, Piece(placed), m.from, m.to, side);
         }
@@ -614,6 +666,10 @@ impl State {
             self.counts[PIECE_CODES + other] += 1;
         }
         self.clock = undo.clock;
+        if rules.history {
+            self.idle = undo.idle;
+            self.ply = self.ply.wrapping_sub(1);
+        }
         self.outcome = undo.outcome;
     }
 
@@ -636,6 +692,10 @@ impl State {
             cur = g.neighbour(over, d).unwrap_or(over);
         }
         self.clock = undo.clock;
+        if rules.history {
+            self.idle = undo.idle;
+            self.ply = self.ply.wrapping_sub(1);
+        }
         self.outcome = undo.outcome;
     }
 
@@ -777,6 +837,8 @@ impl Env for PlayEnv<'_> {
             Var::Cell => self.cell.map(Value::Cell),
             Var::Occupant => self.occupant,
             Var::Clock => Some(Value::Int(self.state.clock as i64)),
+            Var::Idle => Some(Value::Int(self.state.idle as i64)),
+            Var::Repetitions => Some(Value::Int(self.state.repetitions())),
         }
     }
 
@@ -806,6 +868,7 @@ impl Position {
         for &(piece, cell) in &rules.spec.setup {
             state.put(&rules, piece, cell);
         }
+        state.remember();
         Position { rules, state }
     }
 

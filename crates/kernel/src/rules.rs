@@ -27,6 +27,9 @@ use crate::piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
 /// The longest hop chain a move may have.
 pub const MAX_HOPS: usize = 21;
 
+/// How many plies back `repetitions` looks for an earlier occurrence of a position.
+pub const REPETITION_WINDOW: usize = 64;
+
 /// A player as the spec describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerSpec {
@@ -583,6 +586,11 @@ pub struct Rules {
     pub(crate) promote_stops: Vec<bool>,
     pub(crate) must_capture: bool,
     pub(crate) uses_clock: bool,
+    pub(crate) uses_idle: bool,
+    /// Some rule reads `repetitions`: positions are remembered as they are played.
+    pub(crate) uses_repetitions: bool,
+    /// Some rule reads `idle` or `repetitions`: make and unmake keep them.
+    pub(crate) history: bool,
 }
 
 /// "No rule" in the byte tables.
@@ -687,7 +695,9 @@ impl Rules {
         let (promote, promote_stops) = promotion_tables(&core, &spec, codes, stride);
         let zobrist = (0..codes * stride).map(|_| splitmix(&mut seed)).collect();
         let zobrist_side = splitmix(&mut seed);
-        let uses_clock = spec_uses_clock(&spec);
+        let uses_clock = spec_reads(&spec, Var::Clock);
+        let uses_idle = spec_reads(&spec, Var::Idle);
+        let uses_repetitions = spec_reads(&spec, Var::Repetitions);
         Ok(Rules {
             core,
             targets,
@@ -707,6 +717,9 @@ impl Rules {
             promote_stops,
             must_capture: spec.must_capture,
             uses_clock,
+            uses_idle,
+            uses_repetitions,
+            history: uses_idle || uses_repetitions,
             spec,
         })
     }
@@ -824,12 +837,12 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn spec_uses_clock(spec: &RulesSpec) -> bool {
-    fn reads(e: &Expr) -> bool {
+fn spec_reads(spec: &RulesSpec, var: Var) -> bool {
+    let reads = |e: &Expr| {
         let mut found = false;
-        visit(e, &mut |x| found |= matches!(x, Expr::Var(Var::Clock)));
+        visit(e, &mut |x| found |= *x == Expr::Var(var));
         found
-    }
+    };
     spec.end.iter().any(|e| reads(&e.when))
         || spec
             .enter
@@ -1012,7 +1025,7 @@ impl Env for StaticEnv {
             Var::Opponent => self.player.map(|p| Value::Player(p.other())),
             Var::Cell => self.cell.map(Value::Cell),
             Var::Occupant => self.occupant,
-            Var::Clock => None,
+            Var::Clock | Var::Idle | Var::Repetitions => None,
         }
     }
 }

@@ -147,6 +147,8 @@ pub const END: Scope = Scope {
         ("from", Var::From, Ty::Cell),
         ("to", Var::To, Ty::Cell),
         ("clock", Var::Clock, Ty::Int),
+        ("idle", Var::Idle, Ty::Int),
+        ("repetitions", Var::Repetitions, Ty::Int),
         PL,
         OPP,
     ],
