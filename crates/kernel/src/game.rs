@@ -116,6 +116,9 @@ pub enum Reason {
     /// A hop chain cannot go on as written.
     #[error("the hop chain cannot go on from {0}")]
     Chain(String),
+    /// The hop chain stops where another hop is possible and chains must be completed.
+    #[error("the chain must go on: another hop is possible from {0}")]
+    Incomplete(String),
     /// Capturing is mandatory and another move captures.
     #[error("a capture is possible, and capturing is mandatory")]
     MustCapture,
@@ -396,6 +399,18 @@ impl Game {
     fn explain(&self, piece: Piece, path: &[Cell], legal: &MoveList) -> Reason {
         let rules = self.rules();
         let g = rules.geometry();
+        let longer = legal.iter().any(|m| {
+            let p = m.path(rules);
+            p.len() > path.len() && p.starts_with(path)
+        });
+        if longer
+            && rules.spec().kinds[piece.kind().index()]
+                .moves
+                .iter()
+                .any(|m| matches!(m.pattern, Pattern::Hop { complete: true, .. }))
+        {
+            return Reason::Incomplete(g.name(path[path.len() - 1]).to_string());
+        }
         if path.len() > 2 {
             // The longest legal prefix of the chain tells where it breaks.
             let mut best = 1;
