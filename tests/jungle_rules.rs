@@ -9,13 +9,6 @@ use ply_kernel::{Game, MoveError, Outcome, Piece, Player, Reason, Status};
 
 const BOTH: [&str; 2] = ["jungle.toml", "jungle_simplified.toml"];
 
-fn refused(r: Result<Status, MoveError>) -> Reason {
-    match r {
-        Err(MoveError::Illegal { reason, .. }) => reason,
-        other => panic!("expected an illegal move, got {other:?}"),
-    }
-}
-
 #[test]
 fn standard_setup_renders_with_terrain() {
     let rules = common::pack("jungle.toml", &[]);
@@ -97,7 +90,7 @@ fn a_rat_in_the_water_blocks_the_jump_then_moves_away() {
         play(&mut g, "g1-g2").unwrap();
         play(&mut g, "b5-b4").unwrap(); // now in the lion's row
         let before = g.position().to_position_string();
-        let reason = refused(play(&mut g, "d4-a4"));
+        let reason = common::refused(&mut g, "d4-a4");
         assert!(
             matches!(reason, Reason::Blocked { ref cell, .. } if cell == "b4"),
             "{pack}: {reason:?}"
@@ -113,7 +106,7 @@ fn a_rat_in_the_water_blocks_the_jump_then_moves_away() {
         // A rat of the lion's own side blocks too.
         let mut g = game(&rules, &[("c5", "BR"), ("d5", "BL"), ("a9", "AD")], "B");
         assert!(matches!(
-            refused(play(&mut g, "d5-a5")),
+            common::refused(&mut g, "d5-a5"),
             Reason::Blocked { .. }
         ));
     }
@@ -125,11 +118,11 @@ fn only_the_rat_enters_water_and_nobody_its_own_den() {
         let rules = common::pack(pack, &[]);
         let mut g = game(&rules, &[("e3", "BP"), ("d2", "BD"), ("a9", "AR")], "B");
         assert_eq!(
-            refused(play(&mut g, "e3-e4")),
+            common::refused(&mut g, "e3-e4"),
             Reason::Enter("only-swimmers-in-water".into())
         );
         assert_eq!(
-            refused(play(&mut g, "d2-d1")),
+            common::refused(&mut g, "d2-d1"),
             Reason::Enter("not-own-den".into())
         );
         let mut g = game(&rules, &[("a9", "AR"), ("g1", "BD")], "A");
@@ -162,7 +155,7 @@ fn rank_decides_and_equal_ranks_capture() {
             "A",
         );
         assert_eq!(
-            refused(play(&mut g, "a5xa4")),
+            common::refused(&mut g, "a5xa4"),
             Reason::Capture("rank-decides".into())
         );
         let mut g = game(&rules, &[("a5", "AD"), ("a4", "BD"), ("g1", "BE")], "A");
@@ -186,13 +179,13 @@ fn a_piece_in_an_enemy_trap_has_rank_zero() {
             "A",
         );
         assert_eq!(
-            refused(play(&mut g, "d2xc2")),
+            common::refused(&mut g, "d2xc2"),
             Reason::Capture("rank-decides".into())
         );
         // ... while in its own trap a piece keeps its rank: B's rat cannot take A's cat there.
         let mut g = game(&rules, &[("d8", "AC"), ("c8", "BR"), ("a1", "BT")], "B");
         assert_eq!(
-            refused(play(&mut g, "c8xd8")),
+            common::refused(&mut g, "c8xd8"),
             Reason::Capture("rank-decides".into())
         );
     }
@@ -211,7 +204,7 @@ fn the_rat_takes_the_elephant_from_land_only_in_standard_jungle() {
     let pieces = [("b4", "AR"), ("b3", "BE"), ("g1", "BL")];
     let mut g = game(&standard, &pieces, "A");
     assert_eq!(
-        refused(play(&mut g, "b4xb3")),
+        common::refused(&mut g, "b4xb3"),
         Reason::Capture("same-element".into())
     );
     let mut g = game(&simplified, &pieces, "A");
@@ -220,7 +213,7 @@ fn the_rat_takes_the_elephant_from_land_only_in_standard_jungle() {
     for rules in [&standard, &simplified] {
         let mut g = game(rules, &[("c1", "AR"), ("b1", "BE"), ("g9", "BL")], "A");
         assert_eq!(
-            refused(play(&mut g, "c1xb1")),
+            common::refused(&mut g, "c1xb1"),
             Reason::Capture("rank-decides".into())
         );
     }
@@ -233,7 +226,7 @@ fn the_elephant_never_takes_the_rat_except_in_a_simplified_trap() {
     for rules in [&standard, &simplified] {
         let mut g = game(rules, &[("a5", "AE"), ("a4", "BR"), ("g1", "BL")], "A");
         assert_eq!(
-            refused(play(&mut g, "a5xa4")),
+            common::refused(&mut g, "a5xa4"),
             Reason::Capture("elephant-spares-rat".into())
         );
     }
@@ -241,7 +234,7 @@ fn the_elephant_never_takes_the_rat_except_in_a_simplified_trap() {
     let pieces = [("d7", "AE"), ("d8", "BR"), ("g1", "BL")];
     let mut g = game(&standard, &pieces, "A");
     assert_eq!(
-        refused(play(&mut g, "d7xd8")),
+        common::refused(&mut g, "d7xd8"),
         Reason::Capture("elephant-spares-rat".into())
     );
     let mut g = game(&simplified, &pieces, "A");
@@ -261,7 +254,7 @@ fn water_rules_for_rats() {
     let pieces = [("a4", "AR"), ("b4", "BR"), ("g1", "BL")];
     let mut g = game(&standard, &pieces, "A");
     assert_eq!(
-        refused(play(&mut g, "a4xb4")),
+        common::refused(&mut g, "a4xb4"),
         Reason::Capture("same-element".into())
     );
     let mut g = game(&simplified, &pieces, "A");
@@ -270,7 +263,7 @@ fn water_rules_for_rats() {
     let pieces = [("b4", "AR"), ("a4", "BR"), ("g1", "BL")];
     let mut g = game(&standard, &pieces, "A");
     assert_eq!(
-        refused(play(&mut g, "b4xa4")),
+        common::refused(&mut g, "b4xa4"),
         Reason::Capture("same-element".into())
     );
     let mut g = game(&simplified, &pieces, "A");

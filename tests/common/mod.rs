@@ -119,3 +119,16 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 }
+
+/// Plays a move that must be refused as illegal: checks that the position (string and key)
+/// did not change, and returns the reason given.
+pub fn refused(game: &mut ply_kernel::Game, path: &str) -> ply_kernel::Reason {
+    let before = (game.position().to_position_string(), game.position().hash());
+    let result = play(game, path);
+    let after = (game.position().to_position_string(), game.position().hash());
+    assert_eq!(after, before, "{path}: a refused move changed the position");
+    match result {
+        Err(ply_kernel::MoveError::Illegal { reason, .. }) => reason,
+        other => panic!("{path}: expected an illegal move, got {other:?}"),
+    }
+}
