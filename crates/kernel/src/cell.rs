@@ -64,17 +64,31 @@ impl CellSet {
         self.0[i >> 6] ^= 1u64 << (i & 63);
     }
 
-    /// Toggles two different cells (one memory update when they share a word).
+    /// Toggles two different cells; `narrow` says both are among the first 64 (one word).
     #[inline]
-    pub fn toggle2(&mut self, a: Cell, b: Cell) {
-        let (i, j) = (a.index(), b.index());
-        let (wi, wj) = (i >> 6, j >> 6);
-        if wi == wj {
-            self.0[wi] ^= (1u64 << (i & 63)) | (1u64 << (j & 63));
+    pub(crate) fn toggle2(&mut self, a: Cell, b: Cell, narrow: bool) {
+        if narrow {
+            self.0[0] ^= (1u64 << (a.0 & 63)) | (1u64 << (b.0 & 63));
         } else {
-            self.0[wi] ^= 1u64 << (i & 63);
-            self.0[wj] ^= 1u64 << (j & 63);
+            self.toggle(a);
+            self.toggle(b);
         }
+    }
+
+    /// Toggles `cell`; `narrow` says it is among the first 64.
+    #[inline]
+    pub(crate) fn toggle_in(&mut self, cell: Cell, narrow: bool) {
+        if narrow {
+            self.0[0] ^= 1u64 << (cell.0 & 63);
+        } else {
+            self.toggle(cell);
+        }
+    }
+
+    /// The first 64 cells, as one word.
+    #[inline]
+    pub(crate) const fn low(&self) -> u64 {
+        self.0[0]
     }
 
     /// Whether the set is empty.

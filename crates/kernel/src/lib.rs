@@ -20,6 +20,7 @@ mod piece;
 mod position;
 mod render;
 pub mod rules;
+mod steps;
 
 pub use cell::{Cell, CellSet, MAX_CELLS, MAX_COLS, MAX_ROWS};
 pub use game::{Game, MoveError, PlaceError, Reason, Status};

@@ -11,8 +11,8 @@ use crate::expr::{Env, EvalError, Value, Var};
 use crate::moves::{Move, MoveList};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::rules::{
-    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, HOPS, JUMP, Jumped,
-    MAX_HOPS, NONE, Outcome, QUIET, REPETITION_WINDOW, Rules, SLOW, Target, bit,
+    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, JUMP, Jumped, MAX_HOPS,
+    NONE, Outcome, QUIET, REPETITION_WINDOW, Rules, SLOW, Target, bit,
 };
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -26,6 +26,7 @@ pub struct Undo {
     clock: u16,
     idle: u16,
     outcome: Option<Outcome>,
+    count_end: [u8; PLAYERS],
 }
 
 /// The pieces on the board and everything else a game's future depends on.
@@ -46,6 +47,10 @@ pub(crate) struct State {
     pub seen: Option<Box<[u64; REPETITION_WINDOW]>>,
     pub hash: u64,
     pub outcome: Option<Outcome>,
+    /// By moving player: the first end rule decided by piece counts as they stand, or `NONE`.
+    /// Kept only when every eagerly tested end rule is a count (see [`Rules::counts_only`]),
+    /// so that a move that changes no count needs no count test.
+    pub count_end: [u8; PLAYERS],
 }
 
 /// A position of a game: the rules, the pieces, the side to move.
@@ -80,8 +85,35 @@ impl State {
                 .then(|| Box::new([0; REPETITION_WINDOW])),
             hash: 0,
             outcome: None,
+            count_end: [NONE; PLAYERS],
         }
         .with_side_hash(rules)
+        .with_count_end(rules)
+    }
+
+    fn with_count_end(mut self, rules: &Rules) -> State {
+        self.recount(rules);
+        self
+    }
+
+    /// Brings [`State::count_end`] up to date with the counts.
+    #[inline]
+    fn recount(&mut self, rules: &Rules) {
+        if !rules.counts_only {
+            return;
+        }
+        for p in 0..PLAYERS {
+            self.count_end[p] = rules
+                .eager
+                .iter()
+                .find(|e| match e.test {
+                    EagerTest::Count { at, lo, hi } => {
+                        (lo..=hi).contains(&(self.counts[at[p] as usize] as i64))
+                    }
+                    _ => false,
+                })
+                .map_or(NONE, |e| e.index);
+        }
     }
 
     fn with_side_hash(mut self, rules: &Rules) -> State {
@@ -97,7 +129,8 @@ impl State {
         self.occupied[piece.owner().index()].insert(cell);
         self.counts[piece.code()] += 1;
         self.counts[PIECE_CODES + piece.owner().index()] += 1;
-        self.hash ^= rules.zobrist[piece.code() * rules.stride + cell.index()];
+        self.hash ^= rules.zobrist[piece.code()][cell.index()];
+        self.recount(rules);
     }
 
     #[inline]
@@ -109,7 +142,8 @@ impl State {
             self.occupied[piece.owner().index()].remove(cell);
             self.counts[piece.code()] -= 1;
             self.counts[PIECE_CODES + piece.owner().index()] -= 1;
-            self.hash ^= rules.zobrist[piece.code() * rules.stride + cell.index()];
+            self.hash ^= rules.zobrist[piece.code()][cell.index()];
+            self.recount(rules);
         }
         code
     }
@@ -139,10 +173,29 @@ impl State {
         if rules.must_capture {
             return self.generate_must_capture(rules, side, f);
         }
+        let masks = self.masks(side);
+        if rules.narrow {
+            let mut own = self.occupied[side.index()].low();
+            while own != 0 {
+                let from = Cell(own.trailing_zeros() as u8);
+                own &= own - 1;
+                self.generate_piece(rules, side, from, masks, f)?;
+            }
+            return ControlFlow::Continue(());
+        }
         for from in self.occupied[side.index()].iter() {
-            self.generate_from(rules, side, from, f)?;
+            self.generate_piece(rules, side, from, masks, f)?;
         }
         ControlFlow::Continue(())
+    }
+
+    /// The empty cells and the cells of `side`'s opponent, as masks of the first 64 cells (all
+    /// of them on a board narrow enough to have step groups).
+    #[inline(always)]
+    fn masks(&self, side: Player) -> (u64, u64) {
+        let own = self.occupied[side.index()].low();
+        let enemy = self.occupied[side.other().index()].low();
+        (!(own | enemy), enemy)
     }
 
     /// Capture is mandatory: the captures if there are any, else the other moves.
@@ -153,8 +206,9 @@ impl State {
         f: &mut impl FnMut(Move) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let mut any = false;
+        let masks = self.masks(side);
         for from in self.occupied[side.index()].iter() {
-            self.generate_from(rules, side, from, &mut |m: Move| {
+            self.generate_piece(rules, side, from, masks, &mut |m: Move| {
                 if m.is_capture() {
                     any = true;
                     f(m)
@@ -165,14 +219,13 @@ impl State {
         }
         if !any {
             for from in self.occupied[side.index()].iter() {
-                self.generate_from(rules, side, from, f)?;
+                self.generate_piece(rules, side, from, masks, f)?;
             }
         }
         ControlFlow::Continue(())
     }
 
     /// Generates the legal moves of the piece on `from`, which belongs to `side`.
-    #[inline(always)]
     pub fn generate_from<B>(
         &self,
         rules: &Rules,
@@ -180,28 +233,42 @@ impl State {
         from: Cell,
         f: &mut impl FnMut(Move) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
+        self.generate_piece(rules, side, from, self.masks(side), f)
+    }
+
+    /// [`State::generate_from`], given [`State::masks`]: the step groups as bitboards, then
+    /// the listed targets one by one.
+    #[inline(always)]
+    fn generate_piece<B>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        from: Cell,
+        (empty, enemy): (u64, u64),
+        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let pc = self.board[from.index()];
-        for t in rules.targets(pc, from.0) {
-            if t.flags & (SLOW | HOPS | BLOCKABLE) == 0 {
-                // A plain step or jump: the common case, one load and one table bit. The tail
-                // of the loop repeats these lines for jumps that passed their blocking check:
-                // folding the two into one path measured 2-12% more instructions in playouts.
-                let occ = self.board[t.to as usize];
-                if occ == 0 {
-                    if t.flags & QUIET != 0 {
-                        f(Move::simple(from, Cell(t.to), t.rule, false))?;
-                    }
-                } else if State::owner_of(occ) != side
-                    && t.flags & CAPTURE != 0
-                    && bit(
-                        &rules.cap_bits,
-                        (t.cap_base + occ as u32 * t.cap_stride) as usize,
-                    )
-                {
-                    f(Move::simple(from, Cell(t.to), t.rule, true))?;
-                }
-                continue;
+        let slot = rules.slot(pc, from.0);
+        for g in rules.groups(slot) {
+            let mut quiet = g.quiet & empty;
+            while quiet != 0 {
+                let to = quiet.trailing_zeros() as u8;
+                quiet &= quiet - 1;
+                f(Move::simple(from, Cell(to), g.rule, false))?;
             }
+            let mut capture = g.capture & enemy;
+            while capture != 0 {
+                let to = capture.trailing_zeros() as usize;
+                capture &= capture - 1;
+                let i = g.cap_from
+                    + rules.cell_class[to] as u32 * g.cap_class
+                    + self.board[to] as u32 * g.cap_piece;
+                if bit(&rules.cap_bits, i as usize) {
+                    f(Move::simple(from, Cell(to as u8), g.rule, true))?;
+                }
+            }
+        }
+        for t in rules.listed(slot) {
             if t.flags & SLOW != 0 {
                 self.generate_slow(rules, t, pc, from, side, f)?;
                 continue;
@@ -524,6 +591,7 @@ impl State {
             clock: self.clock,
             idle: self.idle,
             outcome: self.outcome,
+            count_end: self.count_end,
         };
         undo.captured[0] = captured;
         let placed = if rules.promote.is_empty() {
@@ -533,17 +601,18 @@ impl State {
         };
         self.board[from] = 0;
         self.board[to] = placed;
-        self.occupied[side.index()].toggle2(m.from, m.to);
-        self.hash ^= rules.zobrist[piece as usize * rules.stride + from]
-            ^ rules.zobrist[placed as usize * rules.stride + to]
+        self.occupied[side.index()].toggle2(m.from, m.to, rules.narrow);
+        self.hash ^= rules.zobrist[piece as usize][from]
+            ^ rules.zobrist[placed as usize][to]
             ^ rules.zobrist_side;
         if captured != 0 {
             let other = side.other().index();
-            self.occupied[other].remove(m.to);
+            self.occupied[other].toggle_in(m.to, rules.narrow);
             self.counts[captured as usize] -= 1;
             self.counts[PIECE_CODES + other] -= 1;
-            self.hash ^= rules.zobrist[captured as usize * rules.stride + to];
+            self.hash ^= rules.zobrist[captured as usize][to];
             self.clock = 0;
+            self.recount(rules);
         } else {
             self.clock = self.clock.saturating_add(1);
         }
@@ -595,6 +664,7 @@ impl State {
         if placed != piece {
             self.counts[piece as usize] -= 1;
             self.counts[placed as usize] += 1;
+            self.recount(rules);
         }
         placed
     }
@@ -611,6 +681,7 @@ impl State {
             clock: self.clock,
             idle: self.idle,
             outcome: self.outcome,
+            count_end: self.count_end,
         };
         let g = rules.geometry();
         let mut cur = m.from;
@@ -659,11 +730,11 @@ impl State {
         let captured = undo.captured[0];
         self.board[from] = piece;
         self.board[to] = captured;
-        self.occupied[side.index()].toggle2(m.from, m.to);
+        self.occupied[side.index()].toggle2(m.from, m.to, rules.narrow);
         self.hash = undo.hash;
         if captured != 0 {
             let other = side.other().index();
-            self.occupied[other].insert(m.to);
+            self.occupied[other].toggle_in(m.to, rules.narrow);
             self.counts[captured as usize] += 1;
             self.counts[PIECE_CODES + other] += 1;
         }
@@ -673,6 +744,7 @@ impl State {
             self.ply = self.ply.wrapping_sub(1);
         }
         self.outcome = undo.outcome;
+        self.count_end = undo.count_end;
     }
 
     #[inline(never)]
@@ -699,6 +771,7 @@ impl State {
             self.ply = self.ply.wrapping_sub(1);
         }
         self.outcome = undo.outcome;
+        self.count_end = undo.count_end;
     }
 
     /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
@@ -712,7 +785,11 @@ impl State {
         to: Cell,
         mover: Player,
     ) -> Option<Outcome> {
-        let arrive = rules.arrive_first[piece.code() * rules.stride + to.index()];
+        let arrive = rules.arrive_first[piece.code()][to.index()];
+        if rules.counts_only {
+            let first = arrive.min(self.count_end[mover.index()]);
+            return (first != NONE).then(|| rules.end[first as usize].result[mover.index()]);
+        }
         for e in &rules.eager {
             if e.index > arrive {
                 break;

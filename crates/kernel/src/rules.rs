@@ -23,6 +23,7 @@ use crate::cell::{Cell, CellSet, MAX_CELLS};
 use crate::expr::{BinOp, Deps, Env, EvalError, Expr, Value, Var};
 use crate::geometry::{Dir, DirSet, Geometry};
 use crate::piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
+use crate::steps::{self, CapLayout, Slot, StepGroup};
 
 /// The longest hop chain a move may have.
 pub const MAX_HOPS: usize = 21;
@@ -556,9 +557,14 @@ pub(crate) struct CompiledEnd {
 pub struct Rules {
     pub(crate) core: Core,
     pub(crate) spec: RulesSpec,
+    /// The targets that are not in step groups, by slot.
     pub(crate) targets: Vec<Target>,
-    /// `(start, len)` into `targets`, by `piece code * stride + cell`.
-    pub(crate) target_index: Vec<(u32, u16)>,
+    /// Where the moves of a piece code from a cell are, by piece code, then cell.
+    pub(crate) slots: Vec<[Slot; MAX_CELLS]>,
+    /// Plain targets as bitboards (boards of at most 64 cells), by slot.
+    pub(crate) groups: Vec<StepGroup>,
+    /// The capture-table class of each cell.
+    pub(crate) cell_class: Box<[u8; MAX_CELLS]>,
     pub(crate) jumped: Vec<Jumped>,
     /// All capture tables, one after the other; bit 0 is always set ("allowed").
     pub(crate) cap_bits: Vec<u64>,
@@ -570,12 +576,12 @@ pub struct Rules {
     pub(crate) deferred: Option<usize>,
     /// By `piece code * stride + destination`: the first end rule decided by the arrival of
     /// that piece there, or `NONE`.
-    pub(crate) arrive_first: Vec<u8>,
+    pub(crate) arrive_first: Vec<[u8; MAX_CELLS]>,
     /// The end rules not decided by arrival (counts, interpreted ones), in order, before the
     /// deferred ones.
     pub(crate) eager: Vec<Eager>,
-    /// By `piece code * stride + cell`.
-    pub(crate) zobrist: Vec<u64>,
+    /// By piece code, then cell.
+    pub(crate) zobrist: Vec<[u64; MAX_CELLS]>,
     pub(crate) zobrist_side: u64,
     /// The number of cells of the board's rectangle: the stride of per-cell tables.
     pub(crate) stride: usize,
@@ -585,6 +591,11 @@ pub struct Rules {
     /// By `piece code * stride + cell`: a promotion there ends a hop chain.
     pub(crate) promote_stops: Vec<bool>,
     pub(crate) must_capture: bool,
+    /// Every eager end rule is a piece count: positions keep the first that holds for each
+    /// mover up to date, and arrival and counts decide an end with two loads.
+    pub(crate) counts_only: bool,
+    /// The board has at most 64 cells: its sets of cells fit in one word.
+    pub(crate) narrow: bool,
     pub(crate) uses_clock: bool,
     pub(crate) uses_idle: bool,
     /// Some rule reads `repetitions`: positions are remembered as they are played.
@@ -616,7 +627,7 @@ impl Rules {
         let class = compiler.classes();
         let nclass = class.iter().copied().max().map_or(1, |m| m as usize + 1);
         let (moves, mut targets, target_index, jumped_cells) = compiler.moves(&class, nclass);
-        let (cap_bits, block_bits, jumped) = flatten(
+        let (cap_bits, block_bits, jumped, cap_at) = flatten(
             &moves,
             &mut targets,
             &target_index,
@@ -626,15 +637,21 @@ impl Rules {
         );
         let (end, deferred) = compiler.ends();
         let stride = spec.geometry.len();
+        let (targets, slots, groups) =
+            steps::group(targets, &target_index, &cap_at, &class, stride);
+        let mut cell_class = Box::new([0u8; MAX_CELLS]);
+        for (c, k) in cell_class.iter_mut().zip(&class) {
+            *c = *k;
+        }
         let codes = 1 + PLAYERS * spec.kinds.len();
-        let mut arrive_first = vec![NONE; codes * stride];
+        let mut arrive_first = vec![[NONE; MAX_CELLS]; codes];
         let mut eager = Vec::new();
         for (i, e) in end.iter().enumerate().take(u8::MAX as usize - 1) {
             match &e.check {
                 EndCheck::Arrive(sets) => {
                     for (code, set) in sets.iter().enumerate().take(codes) {
                         for cell in set.iter() {
-                            let slot = &mut arrive_first[code * stride + cell.index()];
+                            let slot = &mut arrive_first[code][cell.index()];
                             if *slot == NONE {
                                 *slot = i as u8;
                             }
@@ -693,15 +710,25 @@ impl Rules {
         }
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let (promote, promote_stops) = promotion_tables(&core, &spec, codes, stride);
-        let zobrist = (0..codes * stride).map(|_| splitmix(&mut seed)).collect();
+        let mut zobrist = vec![[0; MAX_CELLS]; codes];
+        for row in &mut zobrist {
+            for key in &mut row[..stride] {
+                *key = splitmix(&mut seed);
+            }
+        }
         let zobrist_side = splitmix(&mut seed);
+        let counts_only = eager
+            .iter()
+            .all(|e| matches!(e.test, EagerTest::Count { .. }));
         let uses_clock = spec_reads(&spec, Var::Clock);
         let uses_idle = spec_reads(&spec, Var::Idle);
         let uses_repetitions = spec_reads(&spec, Var::Repetitions);
         Ok(Rules {
             core,
             targets,
-            target_index,
+            slots,
+            groups,
+            cell_class,
             jumped,
             cap_bits,
             block_bits,
@@ -716,6 +743,8 @@ impl Rules {
             promote,
             promote_stops,
             must_capture: spec.must_capture,
+            counts_only,
+            narrow: stride <= steps::MASK_CELLS,
             uses_clock,
             uses_idle,
             uses_repetitions,
@@ -740,9 +769,25 @@ impl Rules {
     }
 
     #[inline]
+    pub(crate) fn slot(&self, piece: u8, from: u8) -> Slot {
+        self.slots[piece as usize][from as usize]
+    }
+
+    /// The listed targets of a slot (those not in its step groups).
+    #[inline]
+    pub(crate) fn listed(&self, slot: Slot) -> &[Target] {
+        &self.targets[slot.start as usize..slot.start as usize + slot.len as usize]
+    }
+
+    /// The step groups of a slot.
+    #[inline]
+    pub(crate) fn groups(&self, slot: Slot) -> &[StepGroup] {
+        &self.groups[slot.group_start as usize..slot.group_start as usize + slot.groups as usize]
+    }
+
+    #[inline]
     pub(crate) fn targets(&self, piece: u8, from: u8) -> &[Target] {
-        let (start, len) = self.target_index[piece as usize * self.stride + from as usize];
-        &self.targets[start as usize..start as usize + len as usize]
+        self.listed(self.slot(piece, from))
     }
 
     /// How the designer wrote move pattern `pattern` (as numbered by [`crate::Move::pattern`]).
@@ -757,7 +802,10 @@ impl Rules {
     pub fn kind_can_move(&self, kind: KindId) -> bool {
         (0..PLAYERS as u8).any(|p| {
             let code = Piece::new(kind, Player(p)).code();
-            (0..self.stride).any(|c| self.target_index[code * self.stride + c].1 > 0)
+            (0..self.stride).any(|c| {
+                let slot = self.slots[code][c];
+                slot.len > 0 || slot.groups > 0
+            })
         })
     }
 
@@ -1047,7 +1095,7 @@ fn flatten(
     jumped_cells: &[u8],
     class: &[u8],
     stride: usize,
-) -> (Vec<u64>, Vec<u64>, Vec<Jumped>) {
+) -> (Vec<u64>, Vec<u64>, Vec<Jumped>, Vec<CapLayout>) {
     let mut cap_bits = vec![1u64];
     let mut cap_at = Vec::new();
     let mut block_bits = Vec::new();
@@ -1135,7 +1183,7 @@ fn flatten(
             t.flags = flags;
         }
     }
-    (cap_bits, block_bits, jumped)
+    (cap_bits, block_bits, jumped, cap_at)
 }
 
 impl Compiler<'_> {
