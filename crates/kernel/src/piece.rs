@@ -32,6 +32,13 @@ impl Player {
     pub const fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The index, for the kernel's own per-player arrays, where the player is known to be
+    /// one of the two (the mask spares the bounds check).
+    #[inline]
+    pub(crate) const fn slot(self) -> usize {
+        (self.0 & 1) as usize
+    }
 }
 
 /// A piece kind, by its index in the game's list of kinds.

@@ -175,7 +175,7 @@ impl State {
         }
         let masks = self.masks(side);
         if rules.narrow {
-            let mut own = self.occupied[side.index()].low();
+            let mut own = self.occupied[side.slot()].low();
             while own != 0 {
                 let from = Cell(own.trailing_zeros() as u8);
                 own &= own - 1;
@@ -193,8 +193,8 @@ impl State {
     /// of them on a board narrow enough to have step groups).
     #[inline(always)]
     fn masks(&self, side: Player) -> (u64, u64) {
-        let own = self.occupied[side.index()].low();
-        let enemy = self.occupied[side.other().index()].low();
+        let own = self.occupied[side.slot()].low();
+        let enemy = self.occupied[side.other().slot()].low();
         (!(own | enemy), enemy)
     }
 
@@ -601,12 +601,12 @@ impl State {
         };
         self.board[from] = 0;
         self.board[to] = placed;
-        self.occupied[side.index()].toggle2(m.from, m.to, rules.narrow);
+        self.occupied[side.slot()].toggle2(m.from, m.to, rules.narrow);
         self.hash ^= rules.zobrist[piece as usize][from]
             ^ rules.zobrist[placed as usize][to]
             ^ rules.zobrist_side;
         if captured != 0 {
-            let other = side.other().index();
+            let other = side.other().slot();
             self.occupied[other].toggle_in(m.to, rules.narrow);
             self.counts[captured as usize] -= 1;
             self.counts[PIECE_CODES + other] -= 1;
@@ -730,10 +730,10 @@ impl State {
         let captured = undo.captured[0];
         self.board[from] = piece;
         self.board[to] = captured;
-        self.occupied[side.index()].toggle2(m.from, m.to, rules.narrow);
+        self.occupied[side.slot()].toggle2(m.from, m.to, rules.narrow);
         self.hash = undo.hash;
         if captured != 0 {
-            let other = side.other().index();
+            let other = side.other().slot();
             self.occupied[other].toggle_in(m.to, rules.narrow);
             self.counts[captured as usize] += 1;
             self.counts[PIECE_CODES + other] += 1;
@@ -787,8 +787,8 @@ impl State {
     ) -> Option<Outcome> {
         let arrive = rules.arrive_first[piece.code()][to.index()];
         if rules.counts_only {
-            let first = arrive.min(self.count_end[mover.index()]);
-            return (first != NONE).then(|| rules.end[first as usize].result[mover.index()]);
+            let first = arrive.min(self.count_end[mover.slot()]);
+            return (first != NONE).then(|| rules.end[first as usize].result[mover.slot()]);
         }
         for e in &rules.eager {
             if e.index > arrive {
@@ -796,7 +796,7 @@ impl State {
             }
             let fired = match e.test {
                 EagerTest::Count { at, lo, hi } => {
-                    let c = self.counts[at[mover.index()] as usize] as i64;
+                    let c = self.counts[at[mover.slot()] as usize] as i64;
                     c >= lo && c <= hi
                 }
                 EagerTest::Clock(op, n) => compare(op, self.clock as i64, n),
@@ -811,10 +811,10 @@ impl State {
                 },
             };
             if fired {
-                return Some(e.result[mover.index()]);
+                return Some(e.result[mover.slot()]);
             }
         }
-        (arrive != NONE).then(|| rules.end[arrive as usize].result[mover.index()])
+        (arrive != NONE).then(|| rules.end[arrive as usize].result[mover.slot()])
     }
 
     #[cold]

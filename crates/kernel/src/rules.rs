@@ -576,12 +576,12 @@ pub struct Rules {
     pub(crate) deferred: Option<usize>,
     /// By `piece code * stride + destination`: the first end rule decided by the arrival of
     /// that piece there, or `NONE`.
-    pub(crate) arrive_first: Vec<[u8; MAX_CELLS]>,
+    pub(crate) arrive_first: Box<CodeTable<u8>>,
     /// The end rules not decided by arrival (counts, interpreted ones), in order, before the
     /// deferred ones.
     pub(crate) eager: Vec<Eager>,
     /// By piece code, then cell.
-    pub(crate) zobrist: Vec<[u64; MAX_CELLS]>,
+    pub(crate) zobrist: Box<CodeTable<u64>>,
     pub(crate) zobrist_side: u64,
     /// The number of cells of the board's rectangle: the stride of per-cell tables.
     pub(crate) stride: usize,
@@ -602,6 +602,17 @@ pub struct Rules {
     pub(crate) uses_repetitions: bool,
     /// Some rule reads `idle` or `repetitions`: make and unmake keep them.
     pub(crate) history: bool,
+}
+
+/// A table by piece byte, then cell: indexed by a `u8` code and a `u8` cell, it needs no
+/// bounds check. Rows past the rules' piece codes stay at their fill value.
+pub(crate) type CodeTable<T> = [[T; MAX_CELLS]; 256];
+
+fn code_table<T: Copy>(fill: T) -> Box<CodeTable<T>> {
+    vec![[fill; MAX_CELLS]; 256]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has 256 rows"))
 }
 
 /// "No rule" in the byte tables.
@@ -644,7 +655,7 @@ impl Rules {
             *c = *k;
         }
         let codes = 1 + PLAYERS * spec.kinds.len();
-        let mut arrive_first = vec![[NONE; MAX_CELLS]; codes];
+        let mut arrive_first = code_table(NONE);
         let mut eager = Vec::new();
         for (i, e) in end.iter().enumerate().take(u8::MAX as usize - 1) {
             match &e.check {
@@ -710,8 +721,8 @@ impl Rules {
         }
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let (promote, promote_stops) = promotion_tables(&core, &spec, codes, stride);
-        let mut zobrist = vec![[0; MAX_CELLS]; codes];
-        for row in &mut zobrist {
+        let mut zobrist = code_table(0);
+        for row in zobrist.iter_mut().take(codes) {
             for key in &mut row[..stride] {
                 *key = splitmix(&mut seed);
             }
