@@ -138,7 +138,7 @@ impl Move {
 pub const INLINE_MOVES: usize = 200;
 
 /// A list of moves that lives on the stack. It spills to the heap only past
-/// [`INLINE_MOVES`] moves, which none of the shipped games reaches.
+/// `INLINE_MOVES` (200) moves, which none of the shipped games reaches.
 #[derive(Clone, Debug, Default)]
 pub struct MoveList {
     inline: ArrayVec<Move, INLINE_MOVES>,

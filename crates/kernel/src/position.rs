@@ -3,8 +3,11 @@
 //! [`Position`] is a board of piece bytes, one occupancy bitboard per player, piece counts, the
 //! side to move, a ply clock, a Zobrist key and the outcome, all updated incrementally. Move
 //! generation walks the side's occupancy bitboard (so it costs O(pieces)), and for each piece
-//! the precomputed target list of its kind and cell; make and unmake touch only the cells the
-//! move involves. Neither allocates.
+//! its kind's step groups from that cell (masks ANDed with the empty and enemy cells, as a
+//! hand-written bitboard engine does), then the targets that need more than one look at the
+//! board (blockable jumps, hops, patterns read during play). A piece's moves therefore come
+//! in destination-cell order within each pattern. Make and unmake touch only the cells the move
+//! involves. Neither allocates.
 
 use crate::cell::{Cell, CellSet, MAX_CELLS};
 use crate::expr::{Env, EvalError, Value, Var};

@@ -6,13 +6,15 @@
 //! every case and stored in a table:
 //!
 //! - enter rules are folded into per-piece, per-cell **target lists**: the destinations each
-//!   move pattern can reach from each cell, already filtered;
+//!   move pattern can reach from each cell, already filtered; on boards of up to 64 cells the
+//!   plain ones become bitboard **step groups** (see `steps.rs`);
 //! - capture rules (with a hop's `over` filter) become one bit table per move pattern, indexed
 //!   by attacker, defender and the *classes* of the cells involved (cells that no expression can
 //!   tell apart share a class);
 //! - a jump's blocking predicate becomes a table by mover, occupant and cell class;
 //! - end rules that look only at the moved piece and its destination become per-piece cell sets;
-//!   `count(...) <op> n` conditions become counter comparisons; `no_moves(opponent)` at the end
+//!   `count(...) <op> n` conditions become counter comparisons, whose verdict positions keep up
+//!   to date as counts change; `no_moves(opponent)` at the end
 //!   of the list is resolved lazily, when the next player's move list turns out empty.
 //!
 //! What cannot be tabulated (it reads the board, counts or moves) is kept as an [`Expr`] and
