@@ -9,23 +9,32 @@ use proptest::prelude::*;
 use std::sync::Arc;
 
 fn all_packs() -> Vec<Arc<ply_kernel::Rules>> {
+    let hop_counts = common::root().join("tests/packs/hop_counts.toml");
+    let hop_counts = ply_lang::load(&hop_counts, &[("multi_hop".into(), "true".into())])
+        .unwrap_or_else(|e| panic!("{}", e.render(false)))
+        .rules;
     vec![
         common::pack("jungle.toml", &[]),
         common::pack("jungle_simplified.toml", &[]),
         common::pack("cats_rabbits.toml", &[]),
         common::pack("cats_rabbits.toml", &[("multi_hop", "true")]),
+        hop_counts,
     ]
 }
+
+/// How many packs [`all_packs`] returns.
+const PACKS: usize = 5;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn random_games_keep_every_invariant(choices in prop::collection::vec(any::<u16>(), 1..120), pack in 0usize..4) {
+    fn random_games_keep_every_invariant(choices in prop::collection::vec(any::<u16>(), 1..120), pack in 0usize..PACKS) {
         let rules = all_packs().swap_remove(pack);
         let mut game = Game::new(rules.clone());
         let mut strings = vec![game.position().to_position_string()];
         let mut hashes = vec![game.position().hash()];
+        let mut positions = vec![game.position().clone()];
         for c in &choices {
             let moves = game.legal_moves();
             if moves.is_empty() {
@@ -38,6 +47,7 @@ proptest! {
             prop_assert!(game.play(m).is_ok());
             strings.push(game.position().to_position_string());
             hashes.push(game.position().hash());
+            positions.push(game.position().clone());
             // The position string reads back to the same position.
             let again = Position::from_position_string(rules.clone(), strings.last().unwrap()).unwrap();
             prop_assert_eq!(&again.to_position_string(), strings.last().unwrap());
@@ -48,6 +58,8 @@ proptest! {
             prop_assert!(game.undo());
             prop_assert_eq!(&game.position().to_position_string(), &strings[i]);
             prop_assert_eq!(game.position().hash(), hashes[i]);
+            // Everything else too, derived data included.
+            prop_assert!(game.position() == &positions[i], "undo left {}", &strings[i]);
         }
         prop_assert!(!game.undo());
         for s in &strings[1..] {
@@ -60,7 +72,7 @@ proptest! {
     fn a_rejected_move_changes_nothing(
         choices in prop::collection::vec(any::<u16>(), 0..60),
         path in prop::collection::vec((0i64..10, 0i64..10), 2..4),
-        pack in 0usize..4,
+        pack in 0usize..PACKS,
     ) {
         let rules = all_packs().swap_remove(pack);
         let mut game = Game::new(rules.clone());
@@ -85,7 +97,7 @@ proptest! {
     }
 
     #[test]
-    fn playouts_end_and_restore_the_position(seed in any::<u64>(), pack in 0usize..4) {
+    fn playouts_end_and_restore_the_position(seed in any::<u64>(), pack in 0usize..PACKS) {
         let rules = all_packs().swap_remove(pack);
         let mut pos = Position::start(rules);
         let before = pos.to_position_string();

@@ -261,6 +261,7 @@ impl Game {
             }
         }
         self.position.state.put(&rules, piece, cell);
+        self.position.state.recount(&rules);
         self.position.state.remember();
         self.placed[piece.code()] += 1;
         self.history.clear();

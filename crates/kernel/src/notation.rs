@@ -158,6 +158,7 @@ impl Position {
                 i += code.len();
             }
         }
+        state.recount(&rules);
         if row + 1 != g.rows() || col != g.cols() {
             return Err(err(
                 board_end,

@@ -99,9 +99,11 @@ impl State {
         self
     }
 
-    /// Brings [`State::count_end`] up to date with the counts.
+    /// Brings [`State::count_end`] up to date with the counts. [`State::put`] and
+    /// [`State::take`] leave it stale, so that a move or a set-up changing several pieces
+    /// recounts once: whoever calls them outside make and unmake calls this after.
     #[inline]
-    fn recount(&mut self, rules: &Rules) {
+    pub fn recount(&mut self, rules: &Rules) {
         if !rules.counts_only {
             return;
         }
@@ -133,7 +135,6 @@ impl State {
         self.counts[piece.code()] += 1;
         self.counts[PIECE_CODES + piece.owner().index()] += 1;
         self.hash ^= rules.zobrist[piece.code()][cell.index()];
-        self.recount(rules);
     }
 
     #[inline]
@@ -146,7 +147,6 @@ impl State {
             self.counts[piece.code()] -= 1;
             self.counts[PIECE_CODES + piece.owner().index()] -= 1;
             self.hash ^= rules.zobrist[piece.code()][cell.index()];
-            self.recount(rules);
         }
         code
     }
@@ -587,15 +587,7 @@ impl State {
         let (from, to) = (m.from.index(), m.to.index());
         let piece = self.board[from];
         let captured = self.board[to];
-        let mut undo = Undo {
-            hash: self.hash,
-            captured: [0; MAX_HOPS],
-            piece,
-            clock: self.clock,
-            idle: self.idle,
-            outcome: self.outcome,
-            count_end: self.count_end,
-        };
+        let mut undo = self.undo_record(piece);
         undo.captured[0] = captured;
         let placed = if rules.promote.is_empty() {
             piece
@@ -627,6 +619,33 @@ impl State {
             self.outcome = self.evaluate_end(rules, Piece(placed), m.from, m.to, side);
         }
         undo
+    }
+
+    /// What unmake needs besides the captured pieces, as the position stands before a move of
+    /// `piece`.
+    #[inline(always)]
+    fn undo_record(&self, piece: u8) -> Undo {
+        Undo {
+            hash: self.hash,
+            captured: [0; MAX_HOPS],
+            piece,
+            clock: self.clock,
+            idle: self.idle,
+            outcome: self.outcome,
+            count_end: self.count_end,
+        }
+    }
+
+    /// The fields of an undo record that unmake restores as they were, for both kinds of move.
+    #[inline(always)]
+    fn restore(&mut self, rules: &Rules, undo: &Undo) {
+        self.clock = undo.clock;
+        if rules.history {
+            self.idle = undo.idle;
+            self.ply = self.ply.wrapping_sub(1);
+        }
+        self.outcome = undo.outcome;
+        self.count_end = undo.count_end;
     }
 
     /// Keeps the idle clock and the recent positions, for rules that read them.
@@ -676,16 +695,10 @@ impl State {
     #[inline(never)]
     fn make_hops(&mut self, rules: &Rules, m: Move) -> Undo {
         let side = self.side;
+        // Recorded before anything moves: unmake restores the key and the derived fields
+        // from it.
+        let mut undo = self.undo_record(self.board[m.from.index()]);
         let piece = self.take(rules, m.from);
-        let mut undo = Undo {
-            hash: self.hash,
-            captured: [0; MAX_HOPS],
-            piece,
-            clock: self.clock,
-            idle: self.idle,
-            outcome: self.outcome,
-            count_end: self.count_end,
-        };
         let g = rules.geometry();
         let mut cur = m.from;
         for (i, slot) in undo.captured.iter_mut().enumerate().take(m.hops()) {
@@ -703,6 +716,7 @@ impl State {
         if placed != 0 {
             self.put(rules, Piece(placed), m.to);
         }
+        self.recount(rules);
         self.clock = 0;
         self.hash ^= rules.zobrist_side;
         self.side = side.other();
@@ -741,20 +755,13 @@ impl State {
             self.counts[captured as usize] += 1;
             self.counts[PIECE_CODES + other] += 1;
         }
-        self.clock = undo.clock;
-        if rules.history {
-            self.idle = undo.idle;
-            self.ply = self.ply.wrapping_sub(1);
-        }
-        self.outcome = undo.outcome;
-        self.count_end = undo.count_end;
+        self.restore(rules, &undo);
     }
 
     #[inline(never)]
     fn unmake_hops(&mut self, rules: &Rules, m: Move, undo: &Undo) {
         self.side = self.side.other();
-        self.hash ^= rules.zobrist_side;
-        let _placed = self.take(rules, m.to);
+        self.take(rules, m.to);
         if undo.piece != 0 {
             self.put(rules, Piece(undo.piece), m.from);
         }
@@ -768,13 +775,8 @@ impl State {
             }
             cur = g.neighbour(over, d).unwrap_or(over);
         }
-        self.clock = undo.clock;
-        if rules.history {
-            self.idle = undo.idle;
-            self.ply = self.ply.wrapping_sub(1);
-        }
-        self.outcome = undo.outcome;
-        self.count_end = undo.count_end;
+        self.hash = undo.hash;
+        self.restore(rules, undo);
     }
 
     /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
@@ -950,6 +952,7 @@ impl Position {
         for &(piece, cell) in &rules.spec.setup {
             state.put(&rules, piece, cell);
         }
+        state.recount(&rules);
         state.remember();
         Position { rules, state }
     }
