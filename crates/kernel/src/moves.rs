@@ -187,13 +187,10 @@ impl MoveList {
         }
     }
 
-    /// The `i`-th move; `i` must be below [`MoveList::len`].
+    /// The moves, in generation order, as the part kept inline and the part spilled.
     #[inline]
-    pub(crate) fn at(&self, i: usize) -> Move {
-        match self.inline.get(i) {
-            Some(m) => *m,
-            None => self.spill[i - self.inline.len()],
-        }
+    pub(crate) fn parts(&self) -> [&[Move]; 2] {
+        [&self.inline, &self.spill]
     }
 
     /// The moves, in generation order.

@@ -23,13 +23,63 @@ use std::sync::Arc;
 /// What [`Position::make`] returns so that [`Position::unmake`] can restore the position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
+    step: StepUndo,
+    /// For a hop chain, the pieces hopped after the first (which is `step.captured`).
+    hopped: [u8; MAX_HOPS - 1],
+}
+
+impl Undo {
+    /// The piece the `i`-th hop of a chain took.
+    #[inline]
+    fn hopped(&self, i: usize) -> u8 {
+        match i {
+            0 => self.step.captured,
+            _ => self.hopped[i - 1],
+        }
+    }
+
+    #[inline]
+    fn hopped_mut(&mut self, i: usize) -> &mut u8 {
+        match i {
+            0 => &mut self.step.captured,
+            _ => &mut self.hopped[i - 1],
+        }
+    }
+}
+
+/// What unmake needs after a step or a jump. Sixteen bytes, so that a make and unmake pair
+/// in a loop keeps it in registers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct StepUndo {
     hash: u64,
-    captured: [u8; MAX_HOPS],
-    piece: u8,
     clock: u16,
     idle: u16,
-    outcome: Option<Outcome>,
+    piece: u8,
+    captured: u8,
     count_end: [u8; PLAYERS],
+}
+
+/// The rule features that make and unmake test on every move, fixed for a whole perft or
+/// playout. [`Lean`] is for rules without promotion or history, whose eager end rules are all
+/// counts, on a board of at most 64 cells ([`Rules::lean`]): its make and unmake carry no
+/// test for the features it lacks. [`Full`] tests each feature when it meets it.
+pub(crate) trait Profile {
+    /// Whether the rules are lean.
+    const LEAN: bool;
+}
+
+/// See [`Profile`].
+pub(crate) struct Lean;
+
+/// See [`Profile`].
+pub(crate) struct Full;
+
+impl Profile for Lean {
+    const LEAN: bool = true;
+}
+
+impl Profile for Full {
+    const LEAN: bool = false;
 }
 
 /// The pieces on the board and everything else a game's future depends on.
@@ -104,7 +154,13 @@ impl State {
     /// recounts once: whoever calls them outside make and unmake calls this after.
     #[inline]
     pub fn recount(&mut self, rules: &Rules) {
-        if !rules.counts_only {
+        self.recount_as::<Full>(rules)
+    }
+
+    /// [`State::recount`], knowing the rules' [`Profile`].
+    #[inline]
+    fn recount_as<P: Profile>(&mut self, rules: &Rules) {
+        if !P::LEAN && !rules.counts_only {
             return;
         }
         for p in 0..PLAYERS {
@@ -582,41 +638,57 @@ impl State {
         if m.hops() != 0 {
             return self.make_hops(rules, m);
         }
-        // A step or a jump: the mover's counts do not change, only the captured piece's.
+        Undo {
+            step: self.make_step::<Full>(rules, m),
+            hopped: [0; MAX_HOPS - 1],
+        }
+    }
+
+    /// [`State::make`] for a step or a jump: only the captured piece's counts change.
+    #[inline(always)]
+    pub(crate) fn make_step<P: Profile>(&mut self, rules: &Rules, m: Move) -> StepUndo {
+        debug_assert!(self.outcome.is_none(), "a move of a finished game");
+        let narrow = P::LEAN || rules.narrow;
         let side = self.side;
         let (from, to) = (m.from.index(), m.to.index());
         let piece = self.board[from];
         let captured = self.board[to];
-        let mut undo = self.undo_record(piece);
-        undo.captured[0] = captured;
-        let placed = if rules.promote.is_empty() {
+        let undo = StepUndo {
+            hash: self.hash,
+            clock: self.clock,
+            idle: self.idle,
+            piece,
+            captured,
+            count_end: self.count_end,
+        };
+        let placed = if P::LEAN || rules.promote.is_empty() {
             piece
         } else {
             self.promote(rules, piece, to)
         };
         self.board[from] = 0;
         self.board[to] = placed;
-        self.occupied[side.slot()].toggle2(m.from, m.to, rules.narrow);
+        self.occupied[side.slot()].toggle2(m.from, m.to, narrow);
         self.hash ^= rules.zobrist[piece as usize][from]
             ^ rules.zobrist[placed as usize][to]
             ^ rules.zobrist_side;
         if captured != 0 {
             let other = side.other().slot();
-            self.occupied[other].toggle_in(m.to, rules.narrow);
+            self.occupied[other].toggle_in(m.to, narrow);
             self.counts[captured as usize] -= 1;
             self.counts[PIECE_CODES + other] -= 1;
             self.hash ^= rules.zobrist[captured as usize][to];
             self.clock = 0;
-            self.recount(rules);
+            self.recount_as::<P>(rules);
         } else {
             self.clock = self.clock.saturating_add(1);
         }
         self.side = side.other();
-        if rules.history {
+        if !P::LEAN && rules.history {
             self.after_move(captured != 0 || placed != piece);
         }
-        if placed != 0 {
-            self.outcome = self.evaluate_end(rules, Piece(placed), m.from, m.to, side);
+        if P::LEAN || placed != 0 {
+            self.outcome = self.evaluate_end::<P>(rules, Piece(placed), m.from, m.to, side);
         }
         undo
     }
@@ -624,27 +696,29 @@ impl State {
     /// What unmake needs besides the captured pieces, as the position stands before a move of
     /// `piece`.
     #[inline(always)]
-    fn undo_record(&self, piece: u8) -> Undo {
-        Undo {
+    fn undo_record(&self, piece: u8) -> StepUndo {
+        StepUndo {
             hash: self.hash,
-            captured: [0; MAX_HOPS],
-            piece,
             clock: self.clock,
             idle: self.idle,
-            outcome: self.outcome,
+            piece,
+            captured: 0,
             count_end: self.count_end,
         }
     }
 
     /// The fields of an undo record that unmake restores as they were, for both kinds of move.
+    /// A move is only generated, and so only made, while the game runs: the outcome goes back
+    /// to none.
     #[inline(always)]
-    fn restore(&mut self, rules: &Rules, undo: &Undo) {
+    fn restore<P: Profile>(&mut self, rules: &Rules, undo: &StepUndo) {
+        self.hash = undo.hash;
         self.clock = undo.clock;
-        if rules.history {
+        if !P::LEAN && rules.history {
             self.idle = undo.idle;
             self.ply = self.ply.wrapping_sub(1);
         }
-        self.outcome = undo.outcome;
+        self.outcome = None;
         self.count_end = undo.count_end;
     }
 
@@ -693,19 +767,22 @@ impl State {
 
     /// [`State::make`] for a hop chain: each hopped piece is taken off in turn.
     #[inline(never)]
-    fn make_hops(&mut self, rules: &Rules, m: Move) -> Undo {
+    pub(crate) fn make_hops(&mut self, rules: &Rules, m: Move) -> Undo {
         let side = self.side;
         // Recorded before anything moves: unmake restores the key and the derived fields
         // from it.
-        let mut undo = self.undo_record(self.board[m.from.index()]);
+        let mut undo = Undo {
+            step: self.undo_record(self.board[m.from.index()]),
+            hopped: [0; MAX_HOPS - 1],
+        };
         let piece = self.take(rules, m.from);
         let g = rules.geometry();
         let mut cur = m.from;
-        for (i, slot) in undo.captured.iter_mut().enumerate().take(m.hops()) {
+        for i in 0..m.hops() {
             let d = m.hop_dir(i);
             // The move was generated on this board, so both cells exist.
             let over = g.neighbour(cur, d).unwrap_or(cur);
-            *slot = self.take(rules, over);
+            *undo.hopped_mut(i) = self.take(rules, over);
             cur = g.neighbour(over, d).unwrap_or(over);
         }
         let placed = if piece != 0 && !rules.promote.is_empty() {
@@ -724,7 +801,7 @@ impl State {
             self.after_move(true);
         }
         if placed != 0 {
-            self.outcome = self.evaluate_end(rules, Piece(placed), m.from, m.to, side);
+            self.outcome = self.evaluate_end::<Full>(rules, Piece(placed), m.from, m.to, side);
         }
         undo
     }
@@ -735,54 +812,62 @@ impl State {
         if m.hops() != 0 {
             return self.unmake_hops(rules, m, &undo);
         }
+        self.unmake_step::<Full>(rules, m, undo.step)
+    }
+
+    /// [`State::unmake`] for a step or a jump.
+    #[inline(always)]
+    pub(crate) fn unmake_step<P: Profile>(&mut self, rules: &Rules, m: Move, undo: StepUndo) {
+        let narrow = P::LEAN || rules.narrow;
         let side = self.side.other();
         self.side = side;
         let (from, to) = (m.from.index(), m.to.index());
-        let placed = self.board[to];
         let piece = undo.piece;
-        if placed != piece {
-            self.counts[placed as usize] -= 1;
-            self.counts[piece as usize] += 1;
+        if !P::LEAN {
+            let placed = self.board[to];
+            if placed != piece {
+                self.counts[placed as usize] -= 1;
+                self.counts[piece as usize] += 1;
+            }
         }
-        let captured = undo.captured[0];
+        let captured = undo.captured;
         self.board[from] = piece;
         self.board[to] = captured;
-        self.occupied[side.slot()].toggle2(m.from, m.to, rules.narrow);
-        self.hash = undo.hash;
+        self.occupied[side.slot()].toggle2(m.from, m.to, narrow);
         if captured != 0 {
             let other = side.other().slot();
-            self.occupied[other].toggle_in(m.to, rules.narrow);
+            self.occupied[other].toggle_in(m.to, narrow);
             self.counts[captured as usize] += 1;
             self.counts[PIECE_CODES + other] += 1;
         }
-        self.restore(rules, &undo);
+        self.restore::<P>(rules, &undo);
     }
 
     #[inline(never)]
-    fn unmake_hops(&mut self, rules: &Rules, m: Move, undo: &Undo) {
+    pub(crate) fn unmake_hops(&mut self, rules: &Rules, m: Move, undo: &Undo) {
         self.side = self.side.other();
         self.take(rules, m.to);
-        if undo.piece != 0 {
-            self.put(rules, Piece(undo.piece), m.from);
+        if undo.step.piece != 0 {
+            self.put(rules, Piece(undo.step.piece), m.from);
         }
         let g = rules.geometry();
         let mut cur = m.from;
         for i in 0..m.hops() {
             let d = m.hop_dir(i);
             let over = g.neighbour(cur, d).unwrap_or(cur);
-            if undo.captured[i] != 0 {
-                self.put(rules, Piece(undo.captured[i]), over);
+            let hopped = undo.hopped(i);
+            if hopped != 0 {
+                self.put(rules, Piece(hopped), over);
             }
             cur = g.neighbour(over, d).unwrap_or(over);
         }
-        self.hash = undo.hash;
-        self.restore(rules, undo);
+        self.restore::<Full>(rules, &undo.step);
     }
 
     /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
     /// decides. Arrival rules are one table lookup; the others are tested in order up to it.
     #[inline(always)]
-    fn evaluate_end(
+    fn evaluate_end<P: Profile>(
         &self,
         rules: &Rules,
         piece: Piece,
@@ -791,7 +876,7 @@ impl State {
         mover: Player,
     ) -> Option<Outcome> {
         let arrive = rules.arrive_first[piece.code()][to.index()];
-        if rules.counts_only {
+        if P::LEAN || rules.counts_only {
             let first = arrive.min(self.count_end[mover.slot()]);
             return (first != NONE).then(|| rules.end[first as usize].result[mover.slot()]);
         }
@@ -1116,59 +1201,109 @@ impl Position {
     /// Counts the move sequences of length `depth` (a finished game has no moves). Makes and
     /// takes back every move, down to depth 0, as engines' perft does.
     pub fn perft(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+        let Position { rules, state } = self;
+        match (depth, rules.lean) {
+            (0, _) => 1,
+            (_, true) => state.perft::<Lean, false>(rules, depth),
+            (_, false) => state.perft::<Full, false>(rules, depth),
         }
-        let mut moves = MoveList::new();
-        self.legal_moves_into(&mut moves);
-        if depth == 1 {
-            // The last ply is still made and taken back, move by move; only the call for
-            // depth 0, which would just return 1, is saved.
-            for i in 0..moves.len() {
-                let m = moves.at(i);
-                let u = self.make(m);
-                self.unmake(m, u);
-            }
-            return moves.len() as u64;
-        }
-        let mut n = 0;
-        for i in 0..moves.len() {
-            let m = moves.at(i);
-            let u = self.make(m);
-            n += self.perft(depth - 1);
-            self.unmake(m, u);
-        }
-        n
     }
 
     /// As [`Position::perft`], but counts the moves at the last ply without making them.
     pub fn perft_bulk(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+        let Position { rules, state } = self;
+        match (depth, rules.lean) {
+            (0, _) => 1,
+            (_, true) => state.perft::<Lean, true>(rules, depth),
+            (_, false) => state.perft::<Full, true>(rules, depth),
         }
-        let mut count = 0u64;
-        if depth == 1 {
-            let _ = self.for_each_move(|_| {
+    }
+
+    /// Plays uniformly random legal moves until the game ends, no move is left, or `max_plies`
+    /// are played; `pick(n)` must return an index below `n`. The position is restored after.
+    pub fn playout(&mut self, pick: &mut impl FnMut(usize) -> usize, max_plies: u32) -> Playout {
+        let Position { rules, state } = self;
+        if rules.lean {
+            state.playout::<Lean>(rules, pick, max_plies)
+        } else {
+            state.playout::<Full>(rules, pick, max_plies)
+        }
+    }
+}
+
+impl State {
+    /// The legal moves of the side to move, appended to `list`.
+    #[inline(always)]
+    fn moves_into(&self, rules: &Rules, list: &mut MoveList) {
+        let _ = self.generate(rules, self.side, &mut |m| {
+            list.push(m);
+            ControlFlow::<()>::Continue(())
+        });
+    }
+
+    /// Perft from depth 1 up, for rules of profile `P`; with `BULK`, the last ply is counted,
+    /// not played.
+    fn perft<P: Profile, const BULK: bool>(&mut self, rules: &Rules, depth: u32) -> u64 {
+        if BULK && depth == 1 {
+            let mut count = 0u64;
+            let _ = self.generate(rules, self.side, &mut |_| {
                 count += 1;
                 ControlFlow::<()>::Continue(())
             });
             return count;
         }
         let mut moves = MoveList::new();
-        self.legal_moves_into(&mut moves);
-        for i in 0..moves.len() {
-            let m = moves.at(i);
-            let u = self.make(m);
-            count += self.perft_bulk(depth - 1);
-            self.unmake(m, u);
+        self.moves_into(rules, &mut moves);
+        if depth == 1 {
+            return self.leaves::<P>(rules, &moves);
         }
-        count
+        let mut n = 0;
+        for part in moves.parts() {
+            for &m in part {
+                if m.hops() != 0 {
+                    let u = self.make_hops(rules, m);
+                    n += self.perft::<P, BULK>(rules, depth - 1);
+                    self.unmake_hops(rules, m, &u);
+                } else {
+                    let u = self.make_step::<P>(rules, m);
+                    n += self.perft::<P, BULK>(rules, depth - 1);
+                    self.unmake_step::<P>(rules, m, u);
+                }
+            }
+        }
+        n
     }
 
-    /// Plays uniformly random legal moves until the game ends, no move is left, or `max_plies`
-    /// are played; `pick(n)` must return an index below `n`. The position is restored after.
-    pub fn playout(&mut self, pick: &mut impl FnMut(usize) -> usize, max_plies: u32) -> Playout {
-        let mut stack: Vec<(Move, Undo)> = Vec::with_capacity(max_plies.min(4096) as usize);
+    /// The last ply of a perft: every move is still made and taken back (only the call for
+    /// depth 0, which would return 1, is saved). Kept out of line, so that its loop has the
+    /// machine's registers to itself.
+    #[inline(never)]
+    fn leaves<P: Profile>(&mut self, rules: &Rules, moves: &MoveList) -> u64 {
+        for part in moves.parts() {
+            for &m in part {
+                if m.hops() != 0 {
+                    let u = self.make_hops(rules, m);
+                    self.unmake_hops(rules, m, &u);
+                } else {
+                    let u = self.make_step::<P>(rules, m);
+                    self.unmake_step::<P>(rules, m, u);
+                }
+            }
+        }
+        moves.len() as u64
+    }
+
+    /// [`Position::playout`] for rules of profile `P`.
+    fn playout<P: Profile>(
+        &mut self,
+        rules: &Rules,
+        pick: &mut impl FnMut(usize) -> usize,
+        max_plies: u32,
+    ) -> Playout {
+        let cap = max_plies.min(4096) as usize;
+        let mut steps: Vec<(Move, StepUndo)> = Vec::with_capacity(cap);
+        // The hop chains' records, in the order they were made.
+        let mut chains: Vec<Undo> = Vec::new();
         let mut result = Playout {
             plies: 0,
             outcome: None,
@@ -1176,7 +1311,7 @@ impl Position {
         };
         let mut list = MoveList::new();
         loop {
-            if let Some(o) = self.state.outcome {
+            if let Some(o) = self.outcome {
                 result.outcome = Some(o);
                 break;
             }
@@ -1185,19 +1320,29 @@ impl Position {
                 break;
             }
             list.clear();
-            self.legal_moves_into(&mut list);
+            self.moves_into(rules, &mut list);
             if list.is_empty() {
-                result.outcome = self.outcome();
+                result.outcome = self.outcome(rules);
                 break;
             }
             let i = pick(list.len()).min(list.len() - 1);
             let m = list.get(i).unwrap_or_else(unreachable_move);
-            let u = self.make(m);
-            stack.push((m, u));
+            if m.hops() != 0 {
+                let u = self.make_hops(rules, m);
+                steps.push((m, u.step));
+                chains.push(u);
+            } else {
+                let u = self.make_step::<P>(rules, m);
+                steps.push((m, u));
+            }
             result.plies += 1;
         }
-        while let Some((m, u)) = stack.pop() {
-            self.unmake(m, u);
+        while let Some((m, u)) = steps.pop() {
+            if m.hops() == 0 {
+                self.unmake_step::<P>(rules, m, u);
+            } else if let Some(chain) = chains.pop() {
+                self.unmake_hops(rules, m, &chain);
+            }
         }
         result
     }

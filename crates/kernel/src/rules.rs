@@ -604,6 +604,9 @@ pub struct Rules {
     pub(crate) uses_repetitions: bool,
     /// Some rule reads `idle` or `repetitions`: make and unmake keep them.
     pub(crate) history: bool,
+    /// Narrow, counts only, no promotion, no history: perft and playouts use make and unmake
+    /// compiled without those features (`position::Lean`).
+    pub(crate) lean: bool,
 }
 
 /// A table by piece byte, then cell: indexed by a `u8` code and a `u8` cell, it needs no
@@ -736,6 +739,9 @@ impl Rules {
         let uses_clock = spec_reads(&spec, Var::Clock);
         let uses_idle = spec_reads(&spec, Var::Idle);
         let uses_repetitions = spec_reads(&spec, Var::Repetitions);
+        let narrow = stride <= steps::MASK_CELLS;
+        let history = uses_idle || uses_repetitions;
+        let lean = narrow && counts_only && promote.is_empty() && !history;
         Ok(Rules {
             core,
             targets,
@@ -757,11 +763,12 @@ impl Rules {
             promote_stops,
             must_capture: spec.must_capture,
             counts_only,
-            narrow: stride <= steps::MASK_CELLS,
+            narrow,
             uses_clock,
             uses_idle,
             uses_repetitions,
-            history: uses_idle || uses_repetitions,
+            history,
+            lean,
             spec,
         })
     }
