@@ -8,6 +8,7 @@ use crate::cell::Cell;
 use crate::geometry::Dir;
 use crate::rules::{MAX_HOPS, Rules};
 use arrayvec::ArrayVec;
+use std::ops::ControlFlow;
 
 /// A move of one piece: a step, a jump, or a hop chain.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -196,5 +197,114 @@ impl MoveList {
     /// The moves, in generation order.
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
         self.inline.iter().chain(self.spill.iter()).copied()
+    }
+}
+
+/// Where move generation puts the moves it finds.
+///
+/// Generation is written once, over this trait, for two kinds of sink: a caller's callback
+/// ([`Callback`], which may stop generation early), and [`Buffer`], which writes into a
+/// [`MoveList`] with the count held by value. A count held by value stays in a register for
+/// the whole generation, where a list reached through a callback is read and written back
+/// through memory on every move.
+pub(crate) trait Sink {
+    /// Why generation stopped early.
+    type Break;
+
+    /// Takes one move.
+    fn push(&mut self, m: Move) -> ControlFlow<Self::Break>;
+
+    /// Runs generation code that takes its moves through a callback: the code kept out of
+    /// line (targets read during play, hop chains, mandatory capture).
+    fn escape(
+        &mut self,
+        g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<Self::Break>) -> ControlFlow<Self::Break>,
+    ) -> ControlFlow<Self::Break>;
+}
+
+/// A callback as a [`Sink`].
+pub(crate) struct Callback<'f, F>(pub &'f mut F);
+
+impl<B, F: FnMut(Move) -> ControlFlow<B>> Sink for Callback<'_, F> {
+    type Break = B;
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) -> ControlFlow<B> {
+        (self.0)(m)
+    }
+
+    #[inline(always)]
+    fn escape(
+        &mut self,
+        g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        g(&mut *self.0)
+    }
+}
+
+/// A [`Sink`] writing into the inline part of a [`MoveList`] (see [`MoveList::fill`]). It
+/// breaks when that part is full.
+pub(crate) struct Buffer<'a> {
+    list: &'a mut ArrayVec<Move, INLINE_MOVES>,
+    len: usize,
+}
+
+impl Sink for Buffer<'_> {
+    type Break = ();
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) -> ControlFlow<()> {
+        if self.len >= INLINE_MOVES {
+            return ControlFlow::Break(());
+        }
+        // SAFETY: `len` is below the capacity, so the slot is inside the array, and the slot
+        // is past the list's recorded length, so nothing there is read or dropped (and `Move`
+        // is `Copy`). `MoveList::fill` records the length once generation is done.
+        unsafe { self.list.as_mut_ptr().add(self.len).write(m) };
+        self.len += 1;
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn escape(
+        &mut self,
+        g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.len = spill(self.list, self.len, g)?;
+        ControlFlow::Continue(())
+    }
+}
+
+/// [`Buffer::escape`], out of line: the buffer is rebuilt here, so that the caller's count is
+/// passed and returned by value and never has its address taken.
+#[inline(never)]
+fn spill(
+    list: &mut ArrayVec<Move, INLINE_MOVES>,
+    len: usize,
+    g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()>,
+) -> ControlFlow<(), usize> {
+    let mut b = Buffer { list, len };
+    g(&mut |m| b.push(m))?;
+    ControlFlow::Continue(b.len)
+}
+
+impl MoveList {
+    /// Empties the list and fills it by `generate`, which writes through a [`Buffer`]. False
+    /// when the moves did not fit in the inline part; the list is then empty.
+    #[inline(always)]
+    pub(crate) fn fill(
+        &mut self,
+        generate: impl FnOnce(&mut Buffer<'_>) -> ControlFlow<()>,
+    ) -> bool {
+        self.clear();
+        let mut b = Buffer {
+            list: &mut self.inline,
+            len: 0,
+        };
+        let fits = generate(&mut b).is_continue();
+        let len = if fits { b.len } else { 0 };
+        // SAFETY: the list was empty and `Buffer::push` wrote each of the first `len` slots.
+        unsafe { self.inline.set_len(len) };
+        fits
     }
 }

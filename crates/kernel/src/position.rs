@@ -11,7 +11,7 @@
 
 use crate::cell::{Cell, CellSet, MAX_CELLS};
 use crate::expr::{Env, EvalError, Value, Var};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Callback, Move, MoveList, Sink};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::rules::{
     BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, JUMP, Jumped, MAX_HOPS,
@@ -226,11 +226,22 @@ impl State {
         side: Player,
         f: &mut impl FnMut(Move) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
+        self.generate_into(rules, side, &mut Callback(f))
+    }
+
+    /// [`State::generate`], into any [`Sink`].
+    #[inline(always)]
+    fn generate_into<S: Sink>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        sink: &mut S,
+    ) -> ControlFlow<S::Break> {
         if self.outcome.is_some() {
             return ControlFlow::Continue(());
         }
         if rules.must_capture {
-            return self.generate_must_capture(rules, side, f);
+            return sink.escape(|mut f| self.generate_must_capture(rules, side, &mut f));
         }
         let masks = self.masks(side);
         if rules.narrow {
@@ -238,12 +249,12 @@ impl State {
             while own != 0 {
                 let from = Cell(own.trailing_zeros() as u8);
                 own &= own - 1;
-                self.generate_piece(rules, side, from, masks, f)?;
+                self.generate_piece(rules, side, from, masks, sink)?;
             }
             return ControlFlow::Continue(());
         }
         for from in self.occupied[side.index()].iter() {
-            self.generate_piece(rules, side, from, masks, f)?;
+            self.generate_piece(rules, side, from, masks, sink)?;
         }
         ControlFlow::Continue(())
     }
@@ -267,18 +278,19 @@ impl State {
         let mut any = false;
         let masks = self.masks(side);
         for from in self.occupied[side.index()].iter() {
-            self.generate_piece(rules, side, from, masks, &mut |m: Move| {
+            let mut captures = |m: Move| {
                 if m.is_capture() {
                     any = true;
                     f(m)
                 } else {
                     ControlFlow::Continue(())
                 }
-            })?;
+            };
+            self.generate_piece(rules, side, from, masks, &mut Callback(&mut captures))?;
         }
         if !any {
             for from in self.occupied[side.index()].iter() {
-                self.generate_piece(rules, side, from, masks, f)?;
+                self.generate_piece(rules, side, from, masks, &mut Callback(f))?;
             }
         }
         ControlFlow::Continue(())
@@ -292,20 +304,20 @@ impl State {
         from: Cell,
         f: &mut impl FnMut(Move) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
-        self.generate_piece(rules, side, from, self.masks(side), f)
+        self.generate_piece(rules, side, from, self.masks(side), &mut Callback(f))
     }
 
     /// [`State::generate_from`], given [`State::masks`]: the step groups as bitboards, then
     /// the listed targets one by one.
     #[inline(always)]
-    fn generate_piece<B>(
+    fn generate_piece<S: Sink>(
         &self,
         rules: &Rules,
         side: Player,
         from: Cell,
         (empty, enemy): (u64, u64),
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
+        sink: &mut S,
+    ) -> ControlFlow<S::Break> {
         let pc = self.board[from.index()];
         let slot = rules.slot(pc, from.0);
         for g in rules.groups(slot) {
@@ -313,7 +325,7 @@ impl State {
             while quiet != 0 {
                 let to = quiet.trailing_zeros() as u8;
                 quiet &= quiet - 1;
-                f(Move::simple(from, Cell(to), g.rule, false))?;
+                sink.push(Move::simple(from, Cell(to), g.rule, false))?;
             }
             let mut capture = g.capture & enemy;
             while capture != 0 {
@@ -323,13 +335,13 @@ impl State {
                     + rules.cell_class[to] as u32 * g.cap_class
                     + self.board[to] as u32 * g.cap_piece;
                 if bit(&rules.cap_bits, i as usize) {
-                    f(Move::simple(from, Cell(to as u8), g.rule, true))?;
+                    sink.push(Move::simple(from, Cell(to as u8), g.rule, true))?;
                 }
             }
         }
         for t in rules.listed(slot) {
             if t.flags & SLOW != 0 {
-                self.generate_slow(rules, t, pc, from, side, f)?;
+                sink.escape(|mut f| self.generate_slow(rules, t, pc, from, side, &mut f))?;
                 continue;
             }
             if t.kind == HOP {
@@ -343,12 +355,12 @@ impl State {
                     )
                 {
                     let mv = Move::hop(from, Cell(t.to), t.rule, t.dir);
-                    f(mv)?;
+                    sink.push(mv)?;
                     if t.flags & CHAIN != 0
                         && (rules.promote_stops.is_empty()
                             || !rules.promote_stops[pc as usize * rules.stride + t.to as usize])
                     {
-                        self.chain_from(rules, t, pc, side, mv, f)?;
+                        sink.escape(|mut f| self.chain_from(rules, t, pc, side, mv, &mut f))?;
                     }
                 }
                 continue;
@@ -359,7 +371,7 @@ impl State {
             let occ = self.board[t.to as usize];
             if occ == 0 {
                 if t.flags & QUIET != 0 {
-                    f(Move::simple(from, Cell(t.to), t.rule, false))?;
+                    sink.push(Move::simple(from, Cell(t.to), t.rule, false))?;
                 }
             } else if State::owner_of(occ) != side
                 && t.flags & CAPTURE != 0
@@ -368,7 +380,7 @@ impl State {
                     (t.cap_base + occ as u32 * t.cap_stride) as usize,
                 )
             {
-                f(Move::simple(from, Cell(t.to), t.rule, true))?;
+                sink.push(Move::simple(from, Cell(t.to), t.rule, true))?;
             }
         }
         ControlFlow::Continue(())
@@ -1235,10 +1247,20 @@ impl State {
     /// The legal moves of the side to move, appended to `list`.
     #[inline(always)]
     fn moves_into(&self, rules: &Rules, list: &mut MoveList) {
-        let _ = self.generate(rules, self.side, &mut |m| {
-            list.push(m);
-            ControlFlow::<()>::Continue(())
-        });
+        if !self.collect(rules, list) {
+            list.clear();
+            let _ = self.generate(rules, self.side, &mut |m| {
+                list.push(m);
+                ControlFlow::<()>::Continue(())
+            });
+        }
+    }
+
+    /// The legal moves of the side to move, written into the inline part of an emptied
+    /// `list`; false if they did not fit.
+    #[inline(never)]
+    fn collect(&self, rules: &Rules, list: &mut MoveList) -> bool {
+        list.fill(|b| self.generate_into(rules, self.side, b))
     }
 
     /// Perft from depth 1 up, for rules of profile `P`; with `BULK`, the last ply is counted,
@@ -1279,15 +1301,23 @@ impl State {
     /// machine's registers to itself.
     #[inline(never)]
     fn leaves<P: Profile>(&mut self, rules: &Rules, moves: &MoveList) -> u64 {
+        // Steps first, hop chains after: a loop with no call in it lets the compiler keep
+        // the fields that make and unmake put back in registers.
+        let mut chains = false;
         for part in moves.parts() {
             for &m in part {
                 if m.hops() != 0 {
-                    let u = self.make_hops(rules, m);
-                    self.unmake_hops(rules, m, &u);
-                } else {
-                    let u = self.make_step::<P>(rules, m);
-                    self.unmake_step::<P>(rules, m, u);
+                    chains = true;
+                    continue;
                 }
+                let u = self.make_step::<P>(rules, m);
+                self.unmake_step::<P>(rules, m, u);
+            }
+        }
+        if chains {
+            for m in moves.iter().filter(|m| m.hops() != 0) {
+                let u = self.make_hops(rules, m);
+                self.unmake_hops(rules, m, &u);
             }
         }
         moves.len() as u64
