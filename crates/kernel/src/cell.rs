@@ -85,6 +85,12 @@ impl CellSet {
         }
     }
 
+    /// Replaces the first 64 cells by `word`.
+    #[inline]
+    pub(crate) fn set_low(&mut self, word: u64) {
+        self.0[0] = word;
+    }
+
     /// The first 64 cells, as one word.
     #[inline]
     pub(crate) const fn low(&self) -> u64 {

@@ -59,6 +59,22 @@ pub(crate) struct StepUndo {
     count_end: [u8; PLAYERS],
 }
 
+/// The fields a step reads before it moves anything. A leaf loop of a perft reads them once
+/// for all the moves it makes and takes back, so that no move waits for the previous one to
+/// have written them back; and with them, unmake under [`Lean`] rules stores the occupancy
+/// words as they were, instead of toggling the bits back.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Before {
+    hash: u64,
+    /// The first 64 cells of the side to move, then of its opponent.
+    own: u64,
+    enemy: u64,
+    clock: u16,
+    idle: u16,
+    count_end: [u8; PLAYERS],
+    side: Player,
+}
+
 /// The rule features that make and unmake test on every move, fixed for a whole perft or
 /// playout. [`Lean`] is for rules without promotion or history, whose eager end rules are all
 /// counts, on a board of at most 64 cells ([`Rules::lean`]): its make and unmake carry no
@@ -659,19 +675,45 @@ impl State {
     /// [`State::make`] for a step or a jump: only the captured piece's counts change.
     #[inline(always)]
     pub(crate) fn make_step<P: Profile>(&mut self, rules: &Rules, m: Move) -> StepUndo {
+        let before = self.before();
+        self.make_step_from::<P>(rules, m, &before)
+    }
+
+    /// What [`State::make_step_from`] reads.
+    #[inline(always)]
+    pub(crate) fn before(&self) -> Before {
+        Before {
+            hash: self.hash,
+            own: self.occupied[self.side.slot()].low(),
+            enemy: self.occupied[self.side.other().slot()].low(),
+            clock: self.clock,
+            idle: self.idle,
+            count_end: self.count_end,
+            side: self.side,
+        }
+    }
+
+    /// [`State::make_step`], given what [`State::before`] returns for this state.
+    #[inline(always)]
+    pub(crate) fn make_step_from<P: Profile>(
+        &mut self,
+        rules: &Rules,
+        m: Move,
+        b: &Before,
+    ) -> StepUndo {
         debug_assert!(self.outcome.is_none(), "a move of a finished game");
         let narrow = P::LEAN || rules.narrow;
-        let side = self.side;
+        let side = b.side;
         let (from, to) = (m.from.index(), m.to.index());
         let piece = self.board[from];
         let captured = self.board[to];
         let undo = StepUndo {
-            hash: self.hash,
-            clock: self.clock,
-            idle: self.idle,
+            hash: b.hash,
+            clock: b.clock,
+            idle: b.idle,
             piece,
             captured,
-            count_end: self.count_end,
+            count_end: b.count_end,
         };
         let placed = if P::LEAN || rules.promote.is_empty() {
             piece
@@ -680,20 +722,30 @@ impl State {
         };
         self.board[from] = 0;
         self.board[to] = placed;
-        self.occupied[side.slot()].toggle2(m.from, m.to, narrow);
-        self.hash ^= rules.zobrist[piece as usize][from]
+        let moved = (1u64 << (m.from.0 & 63)) | (1u64 << (m.to.0 & 63));
+        if P::LEAN {
+            self.occupied[side.slot()].set_low(b.own ^ moved);
+        } else {
+            self.occupied[side.slot()].toggle2(m.from, m.to, narrow);
+        }
+        self.hash = b.hash
+            ^ rules.zobrist[piece as usize][from]
             ^ rules.zobrist[placed as usize][to]
             ^ rules.zobrist_side;
         if captured != 0 {
             let other = side.other().slot();
-            self.occupied[other].toggle_in(m.to, narrow);
+            if P::LEAN {
+                self.occupied[other].set_low(b.enemy ^ (1u64 << (m.to.0 & 63)));
+            } else {
+                self.occupied[other].toggle_in(m.to, narrow);
+            }
             self.counts[captured as usize] -= 1;
             self.counts[PIECE_CODES + other] -= 1;
             self.hash ^= rules.zobrist[captured as usize][to];
             self.clock = 0;
             self.recount_as::<P>(rules);
         } else {
-            self.clock = self.clock.saturating_add(1);
+            self.clock = b.clock.saturating_add(1);
         }
         self.side = side.other();
         if !P::LEAN && rules.history {
@@ -830,8 +882,21 @@ impl State {
     /// [`State::unmake`] for a step or a jump.
     #[inline(always)]
     pub(crate) fn unmake_step<P: Profile>(&mut self, rules: &Rules, m: Move, undo: StepUndo) {
+        self.unmake_step_to::<P>(rules, m, undo, None)
+    }
+
+    /// [`State::unmake_step`]; with `before` (what [`State::before`] returned before the move),
+    /// under [`Lean`] rules the occupancy words are put back as they were.
+    #[inline(always)]
+    pub(crate) fn unmake_step_to<P: Profile>(
+        &mut self,
+        rules: &Rules,
+        m: Move,
+        undo: StepUndo,
+        before: Option<&Before>,
+    ) {
         let narrow = P::LEAN || rules.narrow;
-        let side = self.side.other();
+        let side = before.map_or(self.side.other(), |b| b.side);
         self.side = side;
         let (from, to) = (m.from.index(), m.to.index());
         let piece = undo.piece;
@@ -845,10 +910,20 @@ impl State {
         let captured = undo.captured;
         self.board[from] = piece;
         self.board[to] = captured;
-        self.occupied[side.slot()].toggle2(m.from, m.to, narrow);
+        let other = side.other().slot();
+        match before {
+            Some(b) if P::LEAN => {
+                self.occupied[side.slot()].set_low(b.own);
+                self.occupied[other].set_low(b.enemy);
+            }
+            _ => {
+                self.occupied[side.slot()].toggle2(m.from, m.to, narrow);
+                if captured != 0 {
+                    self.occupied[other].toggle_in(m.to, narrow);
+                }
+            }
+        }
         if captured != 0 {
-            let other = side.other().slot();
-            self.occupied[other].toggle_in(m.to, narrow);
             self.counts[captured as usize] += 1;
             self.counts[PIECE_CODES + other] += 1;
         }
@@ -1304,14 +1379,15 @@ impl State {
         // Steps first, hop chains after: a loop with no call in it lets the compiler keep
         // the fields that make and unmake put back in registers.
         let mut chains = false;
+        let before = self.before();
         for part in moves.parts() {
             for &m in part {
                 if m.hops() != 0 {
                     chains = true;
                     continue;
                 }
-                let u = self.make_step::<P>(rules, m);
-                self.unmake_step::<P>(rules, m, u);
+                let u = self.make_step_from::<P>(rules, m, &before);
+                self.unmake_step_to::<P>(rules, m, u, Some(&before));
             }
         }
         if chains {
