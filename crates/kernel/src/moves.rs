@@ -14,24 +14,25 @@ use std::ops::ControlFlow;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
     pub(crate) dirs: u64,
-    pub(crate) from: Cell,
-    pub(crate) to: Cell,
-    pub(crate) rule: u8,
-    /// Bit 7: captures by displacement. Bits 0..5: number of hops.
-    pub(crate) meta: u8,
+    /// Origin (bits 0..8), destination (8..16), pattern (16..24), and in bits 24..32: bit 7
+    /// captures by displacement, bits 0..5 the number of hops. One word, so that generation
+    /// writes a move with two stores.
+    code: u32,
 }
 
 const CAPTURE: u8 = 0x80;
 
 impl Move {
+    #[inline(always)]
+    const fn pack(from: Cell, to: Cell, rule: u8, meta: u8) -> u32 {
+        from.0 as u32 | (to.0 as u32) << 8 | (rule as u32) << 16 | (meta as u32) << 24
+    }
+
     #[inline]
     pub(crate) fn simple(from: Cell, to: Cell, rule: u8, capture: bool) -> Move {
         Move {
             dirs: 0,
-            from,
-            to,
-            rule,
-            meta: if capture { CAPTURE } else { 0 },
+            code: Move::pack(from, to, rule, if capture { CAPTURE } else { 0 }),
         }
     }
 
@@ -39,11 +40,22 @@ impl Move {
     pub(crate) fn hop(from: Cell, to: Cell, rule: u8, dir: u8) -> Move {
         Move {
             dirs: dir as u64,
-            from,
-            to,
-            rule,
-            meta: 1,
+            code: Move::pack(from, to, rule, 1),
         }
+    }
+
+    /// This move with its destination replaced by `to`.
+    #[inline(always)]
+    pub(crate) fn with_to(self, to: Cell) -> Move {
+        Move {
+            code: (self.code & !0xff00) | (to.0 as u32) << 8,
+            ..self
+        }
+    }
+
+    #[inline(always)]
+    fn meta(&self) -> u8 {
+        (self.code >> 24) as u8
     }
 
     /// This hop chain extended by one more hop in `dir`, landing on `to`.
@@ -52,40 +64,43 @@ impl Move {
         let n = self.hops();
         Move {
             dirs: self.dirs | (dir as u64) << (3 * n),
-            to,
-            meta: self.meta + 1,
-            ..self
+            code: Move::pack(self.from(), to, self.rule(), self.meta() + 1),
         }
     }
 
     /// The cell the piece leaves.
     #[inline]
     pub fn from(&self) -> Cell {
-        self.from
+        Cell(self.code as u8)
     }
 
     /// The cell the piece ends on.
     #[inline]
     pub fn to(&self) -> Cell {
-        self.to
+        Cell((self.code >> 8) as u8)
+    }
+
+    #[inline(always)]
+    pub(crate) fn rule(&self) -> u8 {
+        (self.code >> 16) as u8
     }
 
     /// The number of hops (0 for a step or a jump).
     #[inline]
     pub fn hops(&self) -> usize {
-        (self.meta & 0x3f) as usize
+        (self.meta() & 0x3f) as usize
     }
 
     /// Whether the move captures: by moving onto an enemy piece, or by hopping over one.
     #[inline]
     pub fn is_capture(&self) -> bool {
-        self.meta & CAPTURE != 0 || self.hops() > 0
+        self.meta() & CAPTURE != 0 || self.hops() > 0
     }
 
     /// Index of the move pattern that produced this move.
     #[inline]
     pub fn pattern(&self) -> usize {
-        self.rule as usize
+        self.rule() as usize
     }
 
     #[inline]
@@ -96,13 +111,13 @@ impl Move {
     /// The cells the piece visits: origin, each landing cell, destination last.
     pub fn path(&self, rules: &Rules) -> ArrayVec<Cell, { MAX_HOPS + 1 }> {
         let mut out = ArrayVec::new();
-        out.push(self.from);
+        out.push(self.from());
         if self.hops() == 0 {
-            out.push(self.to);
+            out.push(self.to());
             return out;
         }
         let g = rules.geometry();
-        let mut cur = self.from;
+        let mut cur = self.from();
         for i in 0..self.hops() {
             let d = self.hop_dir(i);
             let Some(land) = g.neighbour(cur, d).and_then(|o| g.neighbour(o, d)) else {
@@ -118,7 +133,7 @@ impl Move {
     pub fn hopped(&self, rules: &Rules) -> ArrayVec<Cell, MAX_HOPS> {
         let mut out = ArrayVec::new();
         let g = rules.geometry();
-        let mut cur = self.from;
+        let mut cur = self.from();
         for i in 0..self.hops() {
             let d = self.hop_dir(i);
             let Some(over) = g.neighbour(cur, d) else {

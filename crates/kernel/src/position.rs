@@ -17,6 +17,7 @@ use crate::rules::{
     BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, JUMP, Jumped, MAX_HOPS,
     NONE, Outcome, QUIET, REPETITION_WINDOW, Rules, SLOW, Target, bit,
 };
+use crate::steps::StepGroup;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -336,24 +337,14 @@ impl State {
     ) -> ControlFlow<S::Break> {
         let pc = self.board[from.index()];
         let slot = rules.slot(pc, from.0);
-        for g in rules.groups(slot) {
-            let mut quiet = g.quiet & empty;
-            while quiet != 0 {
-                let to = quiet.trailing_zeros() as u8;
-                quiet &= quiet - 1;
-                sink.push(Move::simple(from, Cell(to), g.rule, false))?;
+        self.generate_group(rules, &slot.first, from, (empty, enemy), sink)?;
+        if slot.groups > 1 {
+            for g in rules.more_groups(slot) {
+                self.generate_group(rules, g, from, (empty, enemy), sink)?;
             }
-            let mut capture = g.capture & enemy;
-            while capture != 0 {
-                let to = capture.trailing_zeros() as usize;
-                capture &= capture - 1;
-                let i = g.cap_from
-                    + rules.cell_class[to] as u32 * g.cap_class
-                    + self.board[to] as u32 * g.cap_piece;
-                if bit(&rules.cap_bits, i as usize) {
-                    sink.push(Move::simple(from, Cell(to as u8), g.rule, true))?;
-                }
-            }
+        }
+        if slot.len == 0 {
+            return ControlFlow::Continue(());
         }
         for t in rules.listed(slot) {
             if t.flags & SLOW != 0 {
@@ -397,6 +388,38 @@ impl State {
                 )
             {
                 sink.push(Move::simple(from, Cell(t.to), t.rule, true))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The moves of one step group from `from`: quiet ones by mask, captures by mask and the
+    /// capture table.
+    #[inline(always)]
+    fn generate_group<S: Sink>(
+        &self,
+        rules: &Rules,
+        g: &StepGroup,
+        from: Cell,
+        (empty, enemy): (u64, u64),
+        sink: &mut S,
+    ) -> ControlFlow<S::Break> {
+        let mut quiet = g.quiet & empty;
+        let step = Move::simple(from, from, g.rule, false);
+        while quiet != 0 {
+            let to = quiet.trailing_zeros() as u8;
+            quiet &= quiet - 1;
+            sink.push(step.with_to(Cell(to)))?;
+        }
+        let mut capture = g.capture & enemy;
+        while capture != 0 {
+            let to = capture.trailing_zeros() as usize;
+            capture &= capture - 1;
+            let i = g.cap_from
+                + rules.cell_class[to] as u32 * g.cap_class
+                + self.board[to] as u32 * g.cap_piece;
+            if bit(&rules.cap_bits, i as usize) {
+                sink.push(Move::simple(from, Cell(to as u8), g.rule, true))?;
             }
         }
         ControlFlow::Continue(())
@@ -587,7 +610,7 @@ impl State {
         f: &mut impl FnMut(Move) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         let mut vacated = CellSet::EMPTY;
-        vacated.insert(mv.from);
+        vacated.insert(mv.from());
         vacated.insert(Cell(t.over));
         self.chain(
             rules,
@@ -617,7 +640,7 @@ impl State {
         if mv.hops() >= MAX_HOPS {
             return ControlFlow::Continue(false);
         }
-        let cur = mv.to;
+        let cur = mv.to();
         let at = |c: u8| {
             if vacated.contains(Cell(c)) {
                 0
@@ -627,7 +650,7 @@ impl State {
         };
         let mut extended = false;
         for t in rules.targets(pc, cur.0) {
-            if t.kind != HOP || t.rule != mv.rule {
+            if t.kind != HOP || t.rule != mv.rule() {
                 continue;
             }
             let occ = at(t.over);
@@ -704,7 +727,7 @@ impl State {
         debug_assert!(self.outcome.is_none(), "a move of a finished game");
         let narrow = P::LEAN || rules.narrow;
         let side = b.side;
-        let (from, to) = (m.from.index(), m.to.index());
+        let (from, to) = (m.from().index(), m.to().index());
         let piece = self.board[from];
         let captured = self.board[to];
         let undo = StepUndo {
@@ -722,11 +745,11 @@ impl State {
         };
         self.board[from] = 0;
         self.board[to] = placed;
-        let moved = (1u64 << (m.from.0 & 63)) | (1u64 << (m.to.0 & 63));
+        let moved = (1u64 << (m.from().0 & 63)) | (1u64 << (m.to().0 & 63));
         if P::LEAN {
             self.occupied[side.slot()].set_low(b.own ^ moved);
         } else {
-            self.occupied[side.slot()].toggle2(m.from, m.to, narrow);
+            self.occupied[side.slot()].toggle2(m.from(), m.to(), narrow);
         }
         self.hash = b.hash
             ^ rules.zobrist[piece as usize][from]
@@ -735,9 +758,9 @@ impl State {
         if captured != 0 {
             let other = side.other().slot();
             if P::LEAN {
-                self.occupied[other].set_low(b.enemy ^ (1u64 << (m.to.0 & 63)));
+                self.occupied[other].set_low(b.enemy ^ (1u64 << (m.to().0 & 63)));
             } else {
-                self.occupied[other].toggle_in(m.to, narrow);
+                self.occupied[other].toggle_in(m.to(), narrow);
             }
             self.counts[captured as usize] -= 1;
             self.counts[PIECE_CODES + other] -= 1;
@@ -752,7 +775,7 @@ impl State {
             self.after_move(captured != 0 || placed != piece);
         }
         if P::LEAN || placed != 0 {
-            self.outcome = self.evaluate_end::<P>(rules, Piece(placed), m.from, m.to, side);
+            self.outcome = self.evaluate_end::<P>(rules, Piece(placed), m.from(), m.to(), side);
         }
         undo
     }
@@ -836,12 +859,12 @@ impl State {
         // Recorded before anything moves: unmake restores the key and the derived fields
         // from it.
         let mut undo = Undo {
-            step: self.undo_record(self.board[m.from.index()]),
+            step: self.undo_record(self.board[m.from().index()]),
             hopped: [0; MAX_HOPS - 1],
         };
-        let piece = self.take(rules, m.from);
+        let piece = self.take(rules, m.from());
         let g = rules.geometry();
-        let mut cur = m.from;
+        let mut cur = m.from();
         for i in 0..m.hops() {
             let d = m.hop_dir(i);
             // The move was generated on this board, so both cells exist.
@@ -850,12 +873,12 @@ impl State {
             cur = g.neighbour(over, d).unwrap_or(over);
         }
         let placed = if piece != 0 && !rules.promote.is_empty() {
-            rules.promote[piece as usize * rules.stride + m.to.index()]
+            rules.promote[piece as usize * rules.stride + m.to().index()]
         } else {
             piece
         };
         if placed != 0 {
-            self.put(rules, Piece(placed), m.to);
+            self.put(rules, Piece(placed), m.to());
         }
         self.recount(rules);
         self.clock = 0;
@@ -865,7 +888,7 @@ impl State {
             self.after_move(true);
         }
         if placed != 0 {
-            self.outcome = self.evaluate_end::<Full>(rules, Piece(placed), m.from, m.to, side);
+            self.outcome = self.evaluate_end::<Full>(rules, Piece(placed), m.from(), m.to(), side);
         }
         undo
     }
@@ -898,7 +921,7 @@ impl State {
         let narrow = P::LEAN || rules.narrow;
         let side = before.map_or(self.side.other(), |b| b.side);
         self.side = side;
-        let (from, to) = (m.from.index(), m.to.index());
+        let (from, to) = (m.from().index(), m.to().index());
         let piece = undo.piece;
         if !P::LEAN {
             let placed = self.board[to];
@@ -917,9 +940,9 @@ impl State {
                 self.occupied[other].set_low(b.enemy);
             }
             _ => {
-                self.occupied[side.slot()].toggle2(m.from, m.to, narrow);
+                self.occupied[side.slot()].toggle2(m.from(), m.to(), narrow);
                 if captured != 0 {
-                    self.occupied[other].toggle_in(m.to, narrow);
+                    self.occupied[other].toggle_in(m.to(), narrow);
                 }
             }
         }
@@ -933,12 +956,12 @@ impl State {
     #[inline(never)]
     pub(crate) fn unmake_hops(&mut self, rules: &Rules, m: Move, undo: &Undo) {
         self.side = self.side.other();
-        self.take(rules, m.to);
+        self.take(rules, m.to());
         if undo.step.piece != 0 {
-            self.put(rules, Piece(undo.step.piece), m.from);
+            self.put(rules, Piece(undo.step.piece), m.from());
         }
         let g = rules.geometry();
-        let mut cur = m.from;
+        let mut cur = m.from();
         for i in 0..m.hops() {
             let d = m.hop_dir(i);
             let over = g.neighbour(cur, d).unwrap_or(cur);

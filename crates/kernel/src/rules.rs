@@ -789,20 +789,23 @@ impl Rules {
     }
 
     #[inline]
-    pub(crate) fn slot(&self, piece: u8, from: u8) -> Slot {
-        self.slots[piece as usize][from as usize]
+    pub(crate) fn slot(&self, piece: u8, from: u8) -> &Slot {
+        &self.slots[piece as usize][from as usize]
     }
 
     /// The listed targets of a slot (those not in its step groups).
     #[inline]
-    pub(crate) fn listed(&self, slot: Slot) -> &[Target] {
+    pub(crate) fn listed(&self, slot: &Slot) -> &[Target] {
         &self.targets[slot.start as usize..slot.start as usize + slot.len as usize]
     }
 
-    /// The step groups of a slot.
+    /// The step groups of a slot after the first (which is [`Slot::first`]).
     #[inline]
-    pub(crate) fn groups(&self, slot: Slot) -> &[StepGroup] {
-        &self.groups[slot.group_start as usize..slot.group_start as usize + slot.groups as usize]
+    pub(crate) fn more_groups(&self, slot: &Slot) -> &[StepGroup] {
+        let start = slot.group_start as usize + 1;
+        self.groups
+            .get(start..slot.group_start as usize + slot.groups as usize)
+            .unwrap_or(&[])
     }
 
     #[inline]

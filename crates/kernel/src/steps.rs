@@ -42,6 +42,9 @@ pub(crate) struct StepGroup {
 /// Where the moves of one piece code from one cell are: its step groups and its other targets.
 #[derive(Copy, Clone, Debug, Default)]
 pub(crate) struct Slot {
+    /// A copy of the first step group (empty masks when there is none), so that a piece with
+    /// one pattern of plain steps finds its moves with a single load.
+    pub first: StepGroup,
     /// Start of the listed targets in [`crate::rules::Rules::targets`].
     pub start: u32,
     /// Start of the step groups in [`crate::rules::Rules::groups`].
@@ -111,6 +114,7 @@ pub(crate) fn group(
             }
         }
         slots[piece][from] = Slot {
+            first: groups.get(group_start).copied().unwrap_or_default(),
             start: rest_start as u32,
             group_start: group_start as u32,
             len: (rest.len() - rest_start) as u16,
@@ -174,6 +178,7 @@ mod tests {
         assert_eq!((groups[1].quiet, groups[1].capture), (0, 0b1000));
         assert_eq!(rest.iter().map(|t| t.to).collect::<Vec<_>>(), vec![4, 3]);
         assert_eq!((slots[0][0].len, slots[0][0].groups), (2, 2));
+        assert_eq!(slots[0][0].first.quiet, groups[0].quiet);
     }
 
     #[test]
