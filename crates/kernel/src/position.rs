@@ -343,7 +343,7 @@ impl State {
                 self.generate_group(rules, g, from, (empty, enemy), sink)?;
             }
         }
-        if slot.len == 0 {
+        if slot.len == 0 || (slot.hops_only && slot.hopped & enemy == 0) {
             return ControlFlow::Continue(());
         }
         for t in rules.listed(slot) {

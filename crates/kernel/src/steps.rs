@@ -15,7 +15,7 @@
 //! target in the lists.
 
 use crate::cell::MAX_CELLS;
-use crate::rules::{BLOCKABLE, CAPTURE, HOPS, QUIET, SLOW, Target};
+use crate::rules::{BLOCKABLE, CAPTURE, HOP, HOPS, QUIET, SLOW, Target};
 
 /// The most cells a board may have for its plain targets to become masks.
 pub(crate) const MASK_CELLS: usize = 64;
@@ -45,6 +45,10 @@ pub(crate) struct Slot {
     /// A copy of the first step group (empty masks when there is none), so that a piece with
     /// one pattern of plain steps finds its moves with a single load.
     pub first: StepGroup,
+    /// When every listed target is a hop read from tables ([`Slot::hops_only`]): the cells
+    /// hopped over, one of which must hold an enemy piece for any of them to be legal. A piece
+    /// with no enemy next to it skips its hops with one test.
+    pub hopped: u64,
     /// Start of the listed targets in [`crate::rules::Rules::targets`].
     pub start: u32,
     /// Start of the step groups in [`crate::rules::Rules::groups`].
@@ -53,11 +57,19 @@ pub(crate) struct Slot {
     pub len: u16,
     /// Number of step groups.
     pub groups: u16,
+    /// Whether every listed target is a hop read from tables (on a board of at most 64 cells).
+    pub hops_only: bool,
 }
 
 /// Whether a target's legality depends only on the occupant of its destination.
 pub(crate) fn is_plain(t: &Target) -> bool {
     t.flags & (SLOW | HOPS | BLOCKABLE) == 0 && t.flags & (QUIET | CAPTURE) != 0
+}
+
+/// Whether a target is a hop whose legality is read from tables: it needs an enemy piece on
+/// the cell it hops over.
+fn is_table_hop(t: &Target) -> bool {
+    t.kind == HOP && t.flags & SLOW == 0
 }
 
 /// A capture table's place and strides (piece, origin class, target code, hopped-cell class,
@@ -113,8 +125,12 @@ pub(crate) fn group(
                 g.capture |= bit;
             }
         }
+        let listed = &rest[rest_start..];
+        let hops_only = narrow && listed.iter().all(is_table_hop);
         slots[piece][from] = Slot {
             first: groups.get(group_start).copied().unwrap_or_default(),
+            hopped: listed.iter().fold(0, |m, t| m | 1u64 << (t.over & 63)),
+            hops_only,
             start: rest_start as u32,
             group_start: group_start as u32,
             len: (rest.len() - rest_start) as u16,
@@ -179,6 +195,28 @@ mod tests {
         assert_eq!(rest.iter().map(|t| t.to).collect::<Vec<_>>(), vec![4, 3]);
         assert_eq!((slots[0][0].len, slots[0][0].groups), (2, 2));
         assert_eq!(slots[0][0].first.quiet, groups[0].quiet);
+        // A listed step is not a hop: the piece must look at its listed targets even with no
+        // enemy on the board.
+        assert!(!slots[0][0].hops_only);
+    }
+
+    #[test]
+    fn a_slot_of_table_hops_knows_the_cells_it_hops_over() {
+        let hop = |to: u8, over: u8| Target {
+            over,
+            kind: HOP,
+            flags: HOPS | CAPTURE,
+            ..target(to, 0, 0)
+        };
+        let (_, slots, _) = group(
+            vec![hop(2, 1), hop(16, 8)],
+            &[(0, 2)],
+            &[None],
+            &[0; 64],
+            64,
+        );
+        assert!(slots[0][0].hops_only);
+        assert_eq!(slots[0][0].hopped, 1 << 1 | 1 << 8);
     }
 
     #[test]
