@@ -8,6 +8,7 @@ use crate::cell::Cell;
 use crate::geometry::Dir;
 use crate::rules::{MAX_HOPS, Rules};
 use arrayvec::ArrayVec;
+use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
 /// A move of one piece: a step, a jump, or a hop chain.
@@ -229,6 +230,14 @@ pub(crate) trait Sink {
     /// Takes one move.
     fn push(&mut self, m: Move) -> ControlFlow<Self::Break>;
 
+    /// Runs `g` on this sink, out of line where that keeps the caller lean: the code that
+    /// walks listed targets is large and rarely needed, and a buffer's caller keeps more of
+    /// its loop in registers without it.
+    fn outline(
+        &mut self,
+        g: impl FnOnce(&mut Self) -> ControlFlow<Self::Break>,
+    ) -> ControlFlow<Self::Break>;
+
     /// Runs generation code that takes its moves through a callback: the code kept out of
     /// line (targets read during play, hop chains, mandatory capture).
     fn escape(
@@ -249,6 +258,11 @@ impl<B, F: FnMut(Move) -> ControlFlow<B>> Sink for Callback<'_, F> {
     }
 
     #[inline(always)]
+    fn outline(&mut self, g: impl FnOnce(&mut Self) -> ControlFlow<B>) -> ControlFlow<B> {
+        g(self)
+    }
+
+    #[inline(always)]
     fn escape(
         &mut self,
         g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B>,
@@ -259,9 +273,16 @@ impl<B, F: FnMut(Move) -> ControlFlow<B>> Sink for Callback<'_, F> {
 
 /// A [`Sink`] writing into the inline part of a [`MoveList`] (see [`MoveList::fill`]). It
 /// breaks when that part is full.
+///
+/// It holds a pointer to the list's storage rather than the list, so that it can be copied
+/// into out-of-line code and its count returned by value: a buffer whose address is never
+/// taken keeps its count in a register. Only [`MoveList::fill`] makes one, from a list it
+/// borrows exclusively for `'a`, and the copies are used one after the other.
+#[derive(Copy, Clone)]
 pub(crate) struct Buffer<'a> {
-    list: &'a mut ArrayVec<Move, INLINE_MOVES>,
+    moves: *mut Move,
     len: usize,
+    list: PhantomData<&'a mut ArrayVec<Move, INLINE_MOVES>>,
 }
 
 impl Sink for Buffer<'_> {
@@ -272,11 +293,18 @@ impl Sink for Buffer<'_> {
         if self.len >= INLINE_MOVES {
             return ControlFlow::Break(());
         }
-        // SAFETY: `len` is below the capacity, so the slot is inside the array, and the slot
-        // is past the list's recorded length, so nothing there is read or dropped (and `Move`
-        // is `Copy`). `MoveList::fill` records the length once generation is done.
-        unsafe { self.list.as_mut_ptr().add(self.len).write(m) };
+        // SAFETY: `moves` points at the storage of a list borrowed exclusively for `'a`, and
+        // `len` is below its capacity, so the slot is inside the array; the slot is past the
+        // list's recorded length, so nothing there is read or dropped (and `Move` is `Copy`).
+        // `MoveList::fill` records the length once generation is done.
+        unsafe { self.moves.add(self.len).write(m) };
         self.len += 1;
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn outline(&mut self, g: impl FnOnce(&mut Self) -> ControlFlow<()>) -> ControlFlow<()> {
+        self.len = outlined(*self, g)?;
         ControlFlow::Continue(())
     }
 
@@ -285,20 +313,27 @@ impl Sink for Buffer<'_> {
         &mut self,
         g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.len = spill(self.list, self.len, g)?;
+        self.len = spill(*self, g)?;
         ControlFlow::Continue(())
     }
 }
 
-/// [`Buffer::escape`], out of line: the buffer is rebuilt here, so that the caller's count is
-/// passed and returned by value and never has its address taken.
+/// [`Buffer::outline`], out of line, with the buffer passed and its count returned by value.
+#[inline(never)]
+fn outlined<'a>(
+    mut b: Buffer<'a>,
+    g: impl FnOnce(&mut Buffer<'a>) -> ControlFlow<()>,
+) -> ControlFlow<(), usize> {
+    g(&mut b)?;
+    ControlFlow::Continue(b.len)
+}
+
+/// [`Buffer::escape`], out of line, likewise.
 #[inline(never)]
 fn spill(
-    list: &mut ArrayVec<Move, INLINE_MOVES>,
-    len: usize,
+    mut b: Buffer<'_>,
     g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()>,
 ) -> ControlFlow<(), usize> {
-    let mut b = Buffer { list, len };
     g(&mut |m| b.push(m))?;
     ControlFlow::Continue(b.len)
 }
@@ -313,8 +348,9 @@ impl MoveList {
     ) -> bool {
         self.clear();
         let mut b = Buffer {
-            list: &mut self.inline,
+            moves: self.inline.as_mut_ptr(),
             len: 0,
+            list: PhantomData,
         };
         let fits = generate(&mut b).is_continue();
         let len = if fits { b.len } else { 0 };

@@ -17,7 +17,7 @@ use crate::rules::{
     BLOCKABLE, CAPTURE, CHAIN, CompiledMove, EagerTest, EndCheck, HOP, JUMP, Jumped, MAX_HOPS,
     NONE, Outcome, QUIET, REPETITION_WINDOW, Rules, SLOW, Target, bit,
 };
-use crate::steps::StepGroup;
+use crate::steps::{Slot, StepGroup};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -346,6 +346,21 @@ impl State {
         if slot.len == 0 || (slot.hops_only && slot.hopped & enemy == 0) {
             return ControlFlow::Continue(());
         }
+        sink.outline(|sink| self.generate_listed(rules, slot, pc, from, side, sink))
+    }
+
+    /// The listed targets of `slot` (the piece `pc` on `from`), one by one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn generate_listed<S: Sink>(
+        &self,
+        rules: &Rules,
+        slot: &Slot,
+        pc: u8,
+        from: Cell,
+        side: Player,
+        sink: &mut S,
+    ) -> ControlFlow<S::Break> {
         for t in rules.listed(slot) {
             if t.flags & SLOW != 0 {
                 sink.escape(|mut f| self.generate_slow(rules, t, pc, from, side, &mut f))?;
