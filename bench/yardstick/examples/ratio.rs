@@ -11,12 +11,21 @@ use ply_kernel::Position;
 use ply_yardstick::native;
 use std::time::Instant;
 
-fn best(rounds: usize, mut f: impl FnMut() -> u64) -> (u64, f64) {
-    let mut out = (0, f64::INFINITY);
+/// Times `ours` and `native` in alternation, `rounds` times each, and keeps the best time of
+/// each side (with the count its closure returned).
+fn duel(
+    rounds: usize,
+    mut ours: impl FnMut() -> u64,
+    mut native: impl FnMut() -> u64,
+) -> ((u64, f64), (u64, f64)) {
+    let mut out = ((0, f64::INFINITY), (0, f64::INFINITY));
     for _ in 0..rounds {
         let t = Instant::now();
-        let n = f();
-        out = (n, out.1.min(t.elapsed().as_secs_f64()));
+        let n = ours();
+        out.0 = (n, out.0.1.min(t.elapsed().as_secs_f64()));
+        let t = Instant::now();
+        let n = native();
+        out.1 = (n, out.1.1.min(t.elapsed().as_secs_f64()));
     }
     out
 }
@@ -53,13 +62,13 @@ type Case = (
 );
 
 fn main() {
-    let rounds = 5;
+    let rounds = 9;
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/");
     let cases: [Case; 4] = [
         ("jungle.toml", &[], 5, 2000),
         ("jungle_simplified.toml", &[], 5, 2000),
-        ("cats_rabbits.toml", &[], 7, 20000),
-        ("cats_rabbits.toml", &[("multi_hop", "true")], 7, 20000),
+        ("cats_rabbits.toml", &[], 8, 20000),
+        ("cats_rabbits.toml", &[("multi_hop", "true")], 8, 20000),
     ];
     for (pack, set, depth, games) in cases {
         let set: Vec<(String, String)> = set
@@ -77,21 +86,23 @@ fn main() {
                 .collect::<String>()
         );
         let mut ours = Position::start(rules);
-        let o = best(rounds, || ours.perft(depth));
-        let n = best(rounds, || native.perft(depth));
+        let (o, n) = duel(rounds, || ours.perft(depth), || native.perft(depth));
         row(&name, &format!("perft({depth})"), o, n);
-        let o = best(rounds, || {
-            let mut r = rng(7);
-            (0..games)
-                .map(|_| ours.playout(&mut r, 1000).plies as u64)
-                .sum()
-        });
-        let n = best(rounds, || {
-            let mut r = rng(7);
-            (0..games)
-                .map(|_| native.playout(&mut r, 1000).plies as u64)
-                .sum()
-        });
+        let (o, n) = duel(
+            rounds,
+            || {
+                let mut r = rng(7);
+                (0..games)
+                    .map(|_| ours.playout(&mut r, 1000).plies as u64)
+                    .sum()
+            },
+            || {
+                let mut r = rng(7);
+                (0..games)
+                    .map(|_| native.playout(&mut r, 1000).plies as u64)
+                    .sum()
+            },
+        );
         row(&name, "playout ply", o, n);
     }
 }
