@@ -704,8 +704,13 @@ impl State {
         if m.hops() != 0 {
             return self.make_hops(rules, m);
         }
+        let step = if rules.lean {
+            self.make_step::<Lean>(rules, m)
+        } else {
+            self.make_step::<Full>(rules, m)
+        };
         Undo {
-            step: self.make_step::<Full>(rules, m),
+            step,
             hopped: [0; MAX_HOPS - 1],
         }
     }
@@ -914,7 +919,11 @@ impl State {
         if m.hops() != 0 {
             return self.unmake_hops(rules, m, &undo);
         }
-        self.unmake_step::<Full>(rules, m, undo.step)
+        if rules.lean {
+            self.unmake_step::<Lean>(rules, m, undo.step)
+        } else {
+            self.unmake_step::<Full>(rules, m, undo.step)
+        }
     }
 
     /// [`State::unmake`] for a step or a jump.
