@@ -1,12 +1,19 @@
 //! Move generation, make and unmake do not allocate: a counting global allocator watches them
 //! over random games of every shipped pack. (Loading a pack, and the API's conveniences such
-//! as `Game`'s history, may allocate; the hot path may not.)
+//! as `Game`'s history, may allocate; the hot path may not.) Perft and random playouts of the
+//! shipped games, which keep no history of positions, do not allocate either.
+//!
+//! The count is global, so the tests take turns (`SERIAL`).
 
 mod common;
 
 use ply_kernel::{MoveList, Position};
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Held by each test for its whole run, so that no test allocates while another counts.
+static SERIAL: Mutex<()> = Mutex::new(());
 
 struct Counting;
 
@@ -26,19 +33,29 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// A pack and its option settings.
+type Pack = (&'static str, &'static [(&'static str, &'static str)]);
+
+/// The games the project ships, in both hop modes.
+const SHIPPED: &[Pack] = &[
+    ("jungle.toml", &[]),
+    ("jungle_simplified.toml", &[]),
+    ("cats_rabbits.toml", &[]),
+    ("cats_rabbits.toml", &[("multi_hop", "true")]),
+];
+
+/// The packs that show the language's reach.
+const OTHERS: &[Pack] = &[
+    ("breakthrough.toml", &[]),
+    ("checkers.toml", &[]),
+    ("fox_and_geese.toml", &[]),
+];
+
 #[test]
 fn generation_make_and_unmake_do_not_allocate() {
-    let packs = [
-        ("jungle.toml", vec![]),
-        ("jungle_simplified.toml", vec![]),
-        ("cats_rabbits.toml", vec![]),
-        ("cats_rabbits.toml", vec![("multi_hop", "true")]),
-        ("breakthrough.toml", vec![]),
-        ("checkers.toml", vec![]),
-        ("fox_and_geese.toml", vec![]),
-    ];
-    for (pack, set) in packs {
-        let rules = common::pack(pack, &set);
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for &(pack, set) in SHIPPED.iter().chain(OTHERS) {
+        let rules = common::pack(pack, set);
         let mut pos = Position::start(rules);
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut list = MoveList::new();
@@ -74,5 +91,30 @@ fn generation_make_and_unmake_do_not_allocate() {
             let after = ALLOCATIONS.load(Ordering::Relaxed);
             assert_eq!(after, before, "{pack}: {} allocations", after - before);
         }
+    }
+}
+
+#[test]
+fn perft_and_playouts_of_the_shipped_games_do_not_allocate() {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for &(pack, set) in SHIPPED {
+        let rules = common::pack(pack, set);
+        let mut pos = Position::start(rules);
+        let start = pos.clone();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut pick = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let nodes = pos.perft(4) + pos.perft_bulk(4);
+        let plies: u32 = (0..50).map(|_| pos.playout(&mut pick, 1000).plies).sum();
+        let after = ALLOCATIONS.load(Ordering::Relaxed);
+        assert_eq!(after, before, "{pack}: {} allocations", after - before);
+        assert!(nodes > 0 && plies > 0);
+        // The position is restored after each playout.
+        assert_eq!(pos, start, "{pack}");
     }
 }

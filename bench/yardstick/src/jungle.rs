@@ -553,15 +553,16 @@ impl Jungle {
     /// Plays uniformly chosen legal moves (`pick(n)` must return an index in `0..n`) until
     /// the game is over, the side to move is stuck (simplified variant: ends with no winner,
     /// not capped) or `max_plies` moves have been played (`capped`). The position is
-    /// restored afterwards by unmaking every move (the only allocation is the move history).
+    /// restored afterwards from a copy taken before the first move (no allocation).
     pub fn playout(&mut self, pick: &mut impl FnMut(usize) -> usize, max_plies: u32) -> Playout {
-        let mut history: Vec<(Move, Undo)> = Vec::with_capacity(max_plies.min(4096) as usize);
+        let saved = *self;
+        let mut plies = 0u32;
         let mut list = MoveList::new();
         let (winner, capped) = loop {
             if self.result != 0 {
                 break (Some(self.result - 1), false);
             }
-            if history.len() as u32 >= max_plies {
+            if plies >= max_plies {
                 break (None, true);
             }
             list.clear();
@@ -573,12 +574,10 @@ impl Jungle {
                 };
             }
             let mv = list[pick(list.len())];
-            history.push((mv, self.make(mv)));
+            self.make(mv);
+            plies += 1;
         };
-        let plies = history.len() as u32;
-        while let Some((mv, u)) = history.pop() {
-            self.unmake(mv, u);
-        }
+        *self = saved;
         Playout {
             plies,
             winner,

@@ -1453,7 +1453,14 @@ impl State {
         pick: &mut impl FnMut(usize) -> usize,
         max_plies: u32,
     ) -> Playout {
-        let cap = max_plies.min(4096) as usize;
+        // Without history the state holds no heap data, so a copy restores it at once (and
+        // without allocating); with history, every move is taken back.
+        let saved = (!rules.history).then(|| self.clone());
+        let cap = if saved.is_some() {
+            0
+        } else {
+            max_plies.min(4096) as usize
+        };
         let mut steps: Vec<(Move, StepUndo)> = Vec::with_capacity(cap);
         // The hop chains' records, in the order they were made.
         let mut chains: Vec<Undo> = Vec::new();
@@ -1472,7 +1479,6 @@ impl State {
                 result.capped = true;
                 break;
             }
-            list.clear();
             self.moves_into(rules, &mut list);
             if list.is_empty() {
                 result.outcome = self.outcome(rules);
@@ -1482,13 +1488,20 @@ impl State {
             let m = list.get(i).unwrap_or_else(unreachable_move);
             if m.hops() != 0 {
                 let u = self.make_hops(rules, m);
-                steps.push((m, u.step));
-                chains.push(u);
+                if saved.is_none() {
+                    steps.push((m, u.step));
+                    chains.push(u);
+                }
             } else {
                 let u = self.make_step::<P>(rules, m);
-                steps.push((m, u));
+                if saved.is_none() {
+                    steps.push((m, u));
+                }
             }
             result.plies += 1;
+        }
+        if let Some(saved) = saved {
+            *self = saved;
         }
         while let Some((m, u)) = steps.pop() {
             if m.hops() == 0 {
