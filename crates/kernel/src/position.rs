@@ -8,6 +8,16 @@
 //! board (blockable jumps, hops, patterns read during play). A piece's moves therefore come
 //! in destination-cell order within each pattern. Make and unmake touch only the cells the move
 //! involves. Neither allocates.
+//!
+//! Generation is written once over a [`Sink`]: a caller's callback (which may stop early), or,
+//! for perft and playouts, a buffer in a [`MoveList`] whose count is passed by value so that it
+//! stays in a register (the listed targets and the interpreted path run out of line, taking the
+//! buffer by value and returning its count). Perft makes and takes back every move of its last
+//! ply; that loop reads the state's scalar fields once for all its moves ([`Before`]) instead
+//! of waiting on each unmake's stores. Rules without promotion, position history or eager
+//! end rules other than counts ([`Rules::lean`]) get make and unmake compiled without tests
+//! for those features ([`Profile`]). A playout of rules without history restores its start
+//! position from a copy; with history, it takes every move back.
 
 use crate::cell::{Cell, CellSet, MAX_CELLS};
 use crate::expr::{Env, EvalError, Value, Var};
@@ -125,7 +135,7 @@ pub(crate) struct State {
 
 /// A position of a game: the rules, the pieces, the side to move.
 ///
-/// Cloning a position copies the state (about 700 bytes) and shares the rules.
+/// Cloning a position copies the state (about 600 bytes) and shares the rules.
 #[derive(Clone, Debug)]
 pub struct Position {
     pub(crate) rules: Arc<Rules>,
