@@ -1465,11 +1465,26 @@ impl State {
     ) -> Playout {
         // Without history the state holds no heap data, so a copy restores it at once (and
         // without allocating); with history, every move is taken back.
-        let saved = (!rules.history).then(|| self.clone());
-        let cap = if saved.is_some() {
-            0
+        if rules.history {
+            self.playout_as::<P, true>(rules, pick, max_plies)
         } else {
+            self.playout_as::<P, false>(rules, pick, max_plies)
+        }
+    }
+
+    /// [`State::playout`]; `KEEP` says whether the moves are recorded to be taken back, or
+    /// the start is restored from a copy.
+    fn playout_as<P: Profile, const KEEP: bool>(
+        &mut self,
+        rules: &Rules,
+        pick: &mut impl FnMut(usize) -> usize,
+        max_plies: u32,
+    ) -> Playout {
+        let saved = (!KEEP).then(|| self.clone());
+        let cap = if KEEP {
             max_plies.min(4096) as usize
+        } else {
+            0
         };
         let mut steps: Vec<(Move, StepUndo)> = Vec::with_capacity(cap);
         // The hop chains' records, in the order they were made.
@@ -1498,13 +1513,13 @@ impl State {
             let m = list.get(i).unwrap_or_else(unreachable_move);
             if m.hops() != 0 {
                 let u = self.make_hops(rules, m);
-                if saved.is_none() {
+                if KEEP {
                     steps.push((m, u.step));
                     chains.push(u);
                 }
             } else {
                 let u = self.make_step::<P>(rules, m);
-                if saved.is_none() {
+                if KEEP {
                     steps.push((m, u));
                 }
             }
