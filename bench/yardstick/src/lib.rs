@@ -5,8 +5,10 @@
 //! hard-codes one rule set the way a strong engine author would write it: bitboards
 //! (`u64`, one bit per cell) and a mailbox, precomputed neighbour / jump / capture tables
 //! built at compile time, no heap allocation in move generation or in make/unmake, and
-//! make/unmake (never copy-make) at every node. The kernel's numbers (perft counts,
-//! playout results) must agree with these, and its speed is reported relative to them.
+//! make/unmake (never copy-make) at every node of a perft; a random playout restores its
+//! start from one copy (as the kernel's does for rules without position history). The
+//! kernel's numbers (perft counts, playout results) must agree with these, and its speed is
+//! reported relative to them.
 //!
 //! Engines:
 //! * [`jungle::Jungle`]: Jungle (Dou Shou Qi) in two variants, [`jungle::Variant::Standard`]
