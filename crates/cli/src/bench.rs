@@ -7,8 +7,10 @@
 //! along random games ([`SAMPLE_GAMES`] games, at most [`SAMPLE_POSITIONS`] positions). The
 //! counts depend only on the pack and the seed; the times do not. With `--vs-native` the same
 //! is measured on the engine that `ply_yardstick::native::for_game` gives for the pack's game
-//! name, and the ratio ours / native of each rate is reported. This module knows no game: it
-//! passes the name through.
+//! name, and the ratio ours / native of each rate is reported. With `--rounds R` everything is
+//! measured R times, Ply and the native engine taking turns, and the best time of each is
+//! kept, so that a burst of load on a shared machine does not decide a ratio. This module
+//! knows no game: it passes the name through.
 
 use crate::cli::BenchArgs;
 use crate::common::load_pack;
@@ -70,6 +72,13 @@ impl Measures {
         } else {
             self.plies as f64 / self.playouts as f64
         }
+    }
+
+    /// Keeps the shorter of each time from another round of the same measurements.
+    fn keep_best(&mut self, other: &Measures) {
+        self.playout_seconds = self.playout_seconds.min(other.playout_seconds);
+        self.perft_seconds = self.perft_seconds.min(other.perft_seconds);
+        self.pair_seconds = self.pair_seconds.min(other.pair_seconds);
     }
 
     fn rates(&self) -> [f64; 4] {
@@ -203,7 +212,7 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
         core.player_name(Player(0)).to_string(),
         core.player_name(Player(1)).to_string(),
     ];
-    let ours = measure_ours(rules.clone(), args);
+    let mut ours = measure_ours(rules.clone(), args);
     let mut native = None;
     if args.vs_native {
         let options: Vec<(String, bool)> = pack
@@ -219,7 +228,11 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
             .collect();
         match for_game(core.name(), &options) {
             Some(mut engine) => {
-                let m = measure_native(engine.as_mut(), args);
+                let mut m = measure_native(engine.as_mut(), args);
+                for _ in 1..args.rounds {
+                    ours.keep_best(&measure_ours(rules.clone(), args));
+                    m.keep_best(&measure_native(engine.as_mut(), args));
+                }
                 native = Some((engine.describe(), m));
             }
             None => writeln!(
@@ -227,6 +240,11 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
                 "note: no hand-written engine plays `{}`; reporting Ply's numbers only",
                 core.name()
             )?,
+        }
+    }
+    if native.is_none() {
+        for _ in 1..args.rounds {
+            ours.keep_best(&measure_ours(rules.clone(), args));
         }
     }
     let timing = !args.no_timing;

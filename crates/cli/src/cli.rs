@@ -179,6 +179,10 @@ pub struct BenchArgs {
     /// Measure the hand-written engine for this game too, and the ratios.
     #[arg(long)]
     pub vs_native: bool,
+    /// Repeat every measurement this many times (with --vs-native, Ply and the native engine
+    /// take turns) and keep the best time of each.
+    #[arg(long, default_value_t = 1, value_name = "R", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
     /// One JSON object.
     #[arg(long)]
     pub json: bool,

@@ -598,6 +598,12 @@ fn bench_is_deterministic_for_a_seed() {
         "--no-timing",
     ]);
     assert_ne!(other, first);
+    // More rounds repeat the same measurements: the same counts.
+    let mut rounds = args.to_vec();
+    rounds.extend(["--rounds", "3"]);
+    assert_eq!(ok(&rounds), first);
+    let r = ply(&["bench", CR, "--rounds", "0"], "");
+    assert_eq!(r.code, 2, "{}", r.err);
 }
 
 #[test]
