@@ -1,5 +1,6 @@
-//! Invariants of play, for every shipped pack, over random games:
-//! playouts never panic; every generated move is accepted by the checked path; undo after
+//! Invariants of play, for every shipped pack (and a test pack of hop counts), over random games:
+//! playouts never panic; perft counts what the move lists hold; every generated move is
+//! accepted by the checked path; undo after
 //! any sequence restores the exact position string and hash; a rejected move changes nothing.
 
 mod common;
@@ -19,11 +20,14 @@ fn all_packs() -> Vec<Arc<ply_kernel::Rules>> {
         common::pack("cats_rabbits.toml", &[]),
         common::pack("cats_rabbits.toml", &[("multi_hop", "true")]),
         hop_counts,
+        common::pack("breakthrough.toml", &[]),
+        common::pack("checkers.toml", &[]),
+        common::pack("fox_and_geese.toml", &[]),
     ]
 }
 
 /// How many packs [`all_packs`] returns.
-const PACKS: usize = 5;
+const PACKS: usize = 8;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
@@ -40,6 +44,21 @@ proptest! {
             if moves.is_empty() {
                 break;
             }
+            // Perft generates into its own buffer: it must count what the callback lists, here
+            // and one ply on.
+            let mut p = game.position().clone();
+            let by_callback: u64 = moves
+                .iter()
+                .map(|m| {
+                    let u = p.make(m);
+                    let n = p.legal_moves().len() as u64;
+                    p.unmake(m, u);
+                    n
+                })
+                .sum();
+            prop_assert_eq!(p.perft(1), moves.len() as u64);
+            prop_assert_eq!(p.perft(2), by_callback);
+            prop_assert_eq!(p.perft_bulk(2), by_callback);
             // Every generated move is accepted: through its path, as an outsider would give it.
             let m = moves.get(*c as usize % moves.len()).unwrap();
             let path = m.path(&rules);
