@@ -1,7 +1,7 @@
-//! Invariants of play, for every shipped pack (and a test pack of hop counts), over random games:
-//! playouts never panic; perft counts what the move lists hold; every generated move is
-//! accepted by the checked path; undo after
-//! any sequence restores the exact position string and hash; a rejected move changes nothing.
+//! Invariants of play, for every shipped pack (and a test pack of hop counts), over random
+//! games: playouts never panic; perft counts what the move lists hold; every generated move is
+//! accepted by the checked path; undo after any sequence restores the exact position string
+//! and hash; a rejected move changes nothing.
 
 mod common;
 
