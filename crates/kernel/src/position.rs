@@ -35,39 +35,93 @@ use std::sync::Arc;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
     step: StepUndo,
-    /// For a hop chain, the pieces hopped after the first (which is `step.captured`).
-    hopped: [u8; MAX_HOPS - 1],
+    /// For a hop chain, the pieces hopped after the first (which is `step.captured()`).
+    hopped: [u8; HOPPED],
 }
+
+/// Room for the pieces a chain hops after its first: `MAX_HOPS - 1`, rounded up to whole
+/// words so that the record has no padding, and a copy of it reads back only bytes that were
+/// written as whole words.
+const HOPPED: usize = (MAX_HOPS - 1).next_multiple_of(8);
 
 impl Undo {
     /// The piece the `i`-th hop of a chain took.
     #[inline]
     fn hopped(&self, i: usize) -> u8 {
         match i {
-            0 => self.step.captured,
+            0 => self.step.captured(),
             _ => self.hopped[i - 1],
         }
     }
 
     #[inline]
-    fn hopped_mut(&mut self, i: usize) -> &mut u8 {
+    fn set_hopped(&mut self, i: usize, piece: u8) {
         match i {
-            0 => &mut self.step.captured,
-            _ => &mut self.hopped[i - 1],
+            0 => self.step.set_captured(piece),
+            _ => self.hopped[i - 1] = piece,
         }
     }
 }
 
-/// What unmake needs after a step or a jump. Sixteen bytes, so that a make and unmake pair
-/// in a loop keeps it in registers.
+/// What unmake needs after a step or a jump: the key, and in one word the clocks, the moving
+/// and the captured piece and the count verdicts. Sixteen bytes, so that a make and unmake
+/// pair in a loop keeps it in registers; and two whole words, so that a record kept in memory
+/// (across a search's recursion, or behind `black_box`) is written and read back word for
+/// word, which the processor forwards from store to load, rather than byte for byte into
+/// words, which it cannot.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct StepUndo {
     hash: u64,
-    clock: u16,
-    idle: u16,
-    piece: u8,
-    captured: u8,
-    count_end: [u8; PLAYERS],
+    /// Clock (bits 0..16), idle clock (16..32), piece (32..40), captured piece (40..48), count
+    /// verdicts by player (48..56, 56..64).
+    word: u64,
+}
+
+const _: () = assert!(PLAYERS == 2, "StepUndo packs one count verdict per player");
+
+impl StepUndo {
+    #[inline(always)]
+    fn new(hash: u64, clock: u16, idle: u16, piece: u8, captured: u8, ends: [u8; 2]) -> StepUndo {
+        StepUndo {
+            hash,
+            word: clock as u64
+                | (idle as u64) << 16
+                | (piece as u64) << 32
+                | (captured as u64) << 40
+                | (ends[0] as u64) << 48
+                | (ends[1] as u64) << 56,
+        }
+    }
+
+    #[inline(always)]
+    fn clock(&self) -> u16 {
+        self.word as u16
+    }
+
+    #[inline(always)]
+    fn idle(&self) -> u16 {
+        (self.word >> 16) as u16
+    }
+
+    #[inline(always)]
+    fn piece(&self) -> u8 {
+        (self.word >> 32) as u8
+    }
+
+    #[inline(always)]
+    fn captured(&self) -> u8 {
+        (self.word >> 40) as u8
+    }
+
+    #[inline(always)]
+    fn count_end(&self) -> [u8; 2] {
+        [(self.word >> 48) as u8, (self.word >> 56) as u8]
+    }
+
+    #[inline(always)]
+    fn set_captured(&mut self, captured: u8) {
+        self.word = (self.word & !(0xff << 40)) | (captured as u64) << 40;
+    }
 }
 
 /// The fields a step reads before it moves anything. A leaf loop of a perft reads them once
@@ -721,7 +775,7 @@ impl State {
         };
         Undo {
             step,
-            hopped: [0; MAX_HOPS - 1],
+            hopped: [0; HOPPED],
         }
     }
 
@@ -760,14 +814,10 @@ impl State {
         let (from, to) = (m.from().index(), m.to().index());
         let piece = self.board[from];
         let captured = self.board[to];
-        let undo = StepUndo {
-            hash: b.hash,
-            clock: b.clock,
-            idle: b.idle,
-            piece,
-            captured,
-            count_end: b.count_end,
-        };
+        // Lean rules never touch the idle clock: not reading it keeps its two bytes from being
+        // read together with the clock's, which the previous move wrote alone.
+        let idle = if P::LEAN { 0 } else { b.idle };
+        let undo = StepUndo::new(b.hash, b.clock, idle, piece, captured, b.count_end);
         let placed = if P::LEAN || rules.promote.is_empty() {
             piece
         } else {
@@ -814,14 +864,7 @@ impl State {
     /// `piece`.
     #[inline(always)]
     fn undo_record(&self, piece: u8) -> StepUndo {
-        StepUndo {
-            hash: self.hash,
-            clock: self.clock,
-            idle: self.idle,
-            piece,
-            captured: 0,
-            count_end: self.count_end,
-        }
+        StepUndo::new(self.hash, self.clock, self.idle, piece, 0, self.count_end)
     }
 
     /// The fields of an undo record that unmake restores as they were, for both kinds of move.
@@ -830,13 +873,13 @@ impl State {
     #[inline(always)]
     fn restore<P: Profile>(&mut self, rules: &Rules, undo: &StepUndo) {
         self.hash = undo.hash;
-        self.clock = undo.clock;
+        self.clock = undo.clock();
         if !P::LEAN && rules.history {
-            self.idle = undo.idle;
+            self.idle = undo.idle();
             self.ply = self.ply.wrapping_sub(1);
         }
         self.outcome = None;
-        self.count_end = undo.count_end;
+        self.count_end = undo.count_end();
     }
 
     /// Keeps the idle clock and the recent positions, for rules that read them.
@@ -890,7 +933,7 @@ impl State {
         // from it.
         let mut undo = Undo {
             step: self.undo_record(self.board[m.from().index()]),
-            hopped: [0; MAX_HOPS - 1],
+            hopped: [0; HOPPED],
         };
         let piece = self.take(rules, m.from());
         let g = rules.geometry();
@@ -899,7 +942,8 @@ impl State {
             let d = m.hop_dir(i);
             // The move was generated on this board, so both cells exist.
             let over = g.neighbour(cur, d).unwrap_or(cur);
-            *undo.hopped_mut(i) = self.take(rules, over);
+            let taken = self.take(rules, over);
+            undo.set_hopped(i, taken);
             cur = g.neighbour(over, d).unwrap_or(over);
         }
         let placed = if piece != 0 && !rules.promote.is_empty() {
@@ -956,7 +1000,7 @@ impl State {
         let side = before.map_or(self.side.other(), |b| b.side);
         self.side = side;
         let (from, to) = (m.from().index(), m.to().index());
-        let piece = undo.piece;
+        let piece = undo.piece();
         if !P::LEAN {
             let placed = self.board[to];
             if placed != piece {
@@ -964,7 +1008,7 @@ impl State {
                 self.counts[piece as usize] += 1;
             }
         }
-        let captured = undo.captured;
+        let captured = undo.captured();
         self.board[from] = piece;
         self.board[to] = captured;
         let other = side.other().slot();
@@ -991,8 +1035,8 @@ impl State {
     pub(crate) fn unmake_hops(&mut self, rules: &Rules, m: Move, undo: &Undo) {
         self.side = self.side.other();
         self.take(rules, m.to());
-        if undo.step.piece != 0 {
-            self.put(rules, Piece(undo.step.piece), m.from());
+        if undo.step.piece() != 0 {
+            self.put(rules, Piece(undo.step.piece()), m.from());
         }
         let g = rules.geometry();
         let mut cur = m.from();
