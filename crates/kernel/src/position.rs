@@ -869,9 +869,9 @@ impl State {
 
     /// The fields of an undo record that unmake restores as they were, for both kinds of move.
     /// A move is only generated, and so only made, while the game runs: the outcome goes back
-    /// to none.
+    /// to none; the count verdicts come back when `count_end` says they may have changed.
     #[inline(always)]
-    fn restore<P: Profile>(&mut self, rules: &Rules, undo: &StepUndo) {
+    fn restore<P: Profile>(&mut self, rules: &Rules, undo: &StepUndo, count_end: bool) {
         self.hash = undo.hash;
         self.clock = undo.clock();
         if !P::LEAN && rules.history {
@@ -879,7 +879,9 @@ impl State {
             self.ply = self.ply.wrapping_sub(1);
         }
         self.outcome = None;
-        self.count_end = undo.count_end();
+        if count_end {
+            self.count_end = undo.count_end();
+        }
     }
 
     /// Keeps the idle clock and the recent positions, for rules that read them.
@@ -1015,7 +1017,9 @@ impl State {
         match before {
             Some(b) if P::LEAN => {
                 self.occupied[side.slot()].set_low(b.own);
-                self.occupied[other].set_low(b.enemy);
+                if captured != 0 {
+                    self.occupied[other].set_low(b.enemy);
+                }
             }
             _ => {
                 self.occupied[side.slot()].toggle2(m.from(), m.to(), narrow);
@@ -1028,7 +1032,8 @@ impl State {
             self.counts[captured as usize] += 1;
             self.counts[PIECE_CODES + other] += 1;
         }
-        self.restore::<P>(rules, &undo);
+        // Only a capture changes the count verdicts of lean rules.
+        self.restore::<P>(rules, &undo, !P::LEAN || captured != 0 || before.is_none());
     }
 
     #[inline(never)]
@@ -1049,7 +1054,7 @@ impl State {
             }
             cur = g.neighbour(over, d).unwrap_or(over);
         }
-        self.restore::<Full>(rules, &undo.step);
+        self.restore::<Full>(rules, &undo.step, true);
     }
 
     /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
