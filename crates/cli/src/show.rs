@@ -150,6 +150,12 @@ pub fn summary(pack: &Pack) -> String {
         rules.interpreted_move_checks(),
         rules.interpreted_end_rules()
     );
+    let why = rules.general_make_reasons();
+    let _ = if why.is_empty() {
+        writeln!(out, "Make and unmake: lean")
+    } else {
+        writeln!(out, "Make and unmake: general ({})", why.join(", "))
+    };
 
     if !pack.options.is_empty() {
         let _ = writeln!(out, "Options:");

@@ -114,6 +114,16 @@ fn show_each_pack() {
 }
 
 #[test]
+fn show_says_why_make_and_unmake_take_the_general_path() {
+    let checkers = root().join("rulesets/checkers.toml");
+    let out = ok(&["show", checkers.to_str().unwrap()]);
+    assert!(
+        out.contains("Make and unmake: general (promotion, end rules, tested after each move"),
+        "{out}"
+    );
+}
+
+#[test]
 fn show_with_an_option_and_a_position() {
     let out = ok(&[
         "show",

@@ -846,6 +846,28 @@ impl Rules {
             .count()
     }
 
+    /// Why make and unmake take their general path rather than the lean one (compiled
+    /// without tests for promotion, position history and end rules that read more than piece
+    /// counts and arrivals, on boards of at most 64 cells); empty when they take the lean one.
+    /// Perft and playouts are fastest on the lean path.
+    pub fn general_make_reasons(&self) -> Vec<&'static str> {
+        let mut why = Vec::new();
+        if self.stride > steps::MASK_CELLS {
+            why.push("a board of more than 64 cells");
+        }
+        if !self.promote.is_empty() {
+            why.push("promotion");
+        }
+        if self.history {
+            why.push("rules that read the idle clock or repetitions");
+        }
+        if !self.counts_only {
+            why.push("end rules, tested after each move, other than piece counts and arrivals");
+        }
+        debug_assert_eq!(why.is_empty(), self.lean);
+        why
+    }
+
     /// How many predicates of move patterns are interpreted during play.
     pub fn interpreted_move_checks(&self) -> usize {
         self.moves
