@@ -402,6 +402,9 @@ impl State {
         let pc = self.board[from.index()];
         let slot = rules.slot(pc, from.0);
         self.generate_group(rules, &slot.first, from, (empty, enemy), sink)?;
+        if !slot.more {
+            return ControlFlow::Continue(());
+        }
         if slot.groups > 1 {
             for g in rules.more_groups(slot) {
                 self.generate_group(rules, g, from, (empty, enemy), sink)?;

@@ -59,6 +59,8 @@ pub(crate) struct Slot {
     pub groups: u16,
     /// Whether every listed target is a hop read from tables (on a board of at most 64 cells).
     pub hops_only: bool,
+    /// Whether there is more than [`Slot::first`]: other groups, or listed targets.
+    pub more: bool,
 }
 
 /// Whether a target's legality depends only on the occupant of its destination.
@@ -131,6 +133,7 @@ pub(crate) fn group(
             first: groups.get(group_start).copied().unwrap_or_default(),
             hopped: listed.iter().fold(0, |m, t| m | 1u64 << (t.over & 63)),
             hops_only,
+            more: groups.len() - group_start > 1 || rest.len() > rest_start,
             start: rest_start as u32,
             group_start: group_start as u32,
             len: (rest.len() - rest_start) as u16,
@@ -198,6 +201,11 @@ mod tests {
         // A listed step is not a hop: the piece must look at its listed targets even with no
         // enemy on the board.
         assert!(!slots[0][0].hops_only);
+        assert!(slots[0][0].more);
+        // One pattern of plain steps and nothing else: the inline group is all there is.
+        let (_, slots, _) = group(vec![target(1, 0, QUIET)], &[(0, 1)], &[None], &[0; 8], 8);
+        assert!(!slots[0][0].more);
+        assert_eq!(slots[0][0].first.quiet, 0b10);
     }
 
     #[test]
