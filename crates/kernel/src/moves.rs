@@ -240,10 +240,16 @@ pub(crate) trait Sink {
 
     /// Runs generation code that takes its moves through a callback: the code kept out of
     /// line (targets read during play, hop chains, mandatory capture).
+    #[inline(always)]
     fn escape(
         &mut self,
         g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<Self::Break>) -> ControlFlow<Self::Break>,
-    ) -> ControlFlow<Self::Break>;
+    ) -> ControlFlow<Self::Break>
+    where
+        Self: Sized,
+    {
+        self.outline(|sink| g(&mut |m| sink.push(m)))
+    }
 }
 
 /// A callback as a [`Sink`].
@@ -260,14 +266,6 @@ impl<B, F: FnMut(Move) -> ControlFlow<B>> Sink for Callback<'_, F> {
     #[inline(always)]
     fn outline(&mut self, g: impl FnOnce(&mut Self) -> ControlFlow<B>) -> ControlFlow<B> {
         g(self)
-    }
-
-    #[inline(always)]
-    fn escape(
-        &mut self,
-        g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        g(&mut *self.0)
     }
 }
 
@@ -307,15 +305,6 @@ impl Sink for Buffer<'_> {
         self.len = outlined(*self, g)?;
         ControlFlow::Continue(())
     }
-
-    #[inline(always)]
-    fn escape(
-        &mut self,
-        g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        self.len = spill(*self, g)?;
-        ControlFlow::Continue(())
-    }
 }
 
 /// [`Buffer::outline`], out of line, with the buffer passed and its count returned by value.
@@ -325,16 +314,6 @@ fn outlined<'a>(
     g: impl FnOnce(&mut Buffer<'a>) -> ControlFlow<()>,
 ) -> ControlFlow<(), usize> {
     g(&mut b)?;
-    ControlFlow::Continue(b.len)
-}
-
-/// [`Buffer::escape`], out of line, likewise.
-#[inline(never)]
-fn spill(
-    mut b: Buffer<'_>,
-    g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()>,
-) -> ControlFlow<(), usize> {
-    g(&mut |m| b.push(m))?;
     ControlFlow::Continue(b.len)
 }
 
