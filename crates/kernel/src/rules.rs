@@ -604,8 +604,8 @@ pub struct Rules {
     pub(crate) uses_repetitions: bool,
     /// Some rule reads `idle` or `repetitions`: make and unmake keep them.
     pub(crate) history: bool,
-    /// Narrow, counts only, no promotion, no history: perft and playouts use make and unmake
-    /// compiled without those features (`position::Lean`).
+    /// No reason in [`Rules::general_make_reasons`]: make and unmake are compiled without
+    /// tests for those features (`position::Lean`).
     pub(crate) lean: bool,
 }
 
@@ -741,8 +741,7 @@ impl Rules {
         let uses_repetitions = spec_reads(&spec, Var::Repetitions);
         let narrow = stride <= steps::MASK_CELLS;
         let history = uses_idle || uses_repetitions;
-        let lean = narrow && counts_only && promote.is_empty() && !history;
-        Ok(Rules {
+        let mut rules = Rules {
             core,
             targets,
             slots,
@@ -768,9 +767,11 @@ impl Rules {
             uses_idle,
             uses_repetitions,
             history,
-            lean,
+            lean: false,
             spec,
-        })
+        };
+        rules.lean = rules.general_make_reasons().is_empty();
+        Ok(rules)
     }
 
     /// The static facts: board, players, zones, kinds.
@@ -852,7 +853,7 @@ impl Rules {
     /// Perft and playouts are fastest on the lean path.
     pub fn general_make_reasons(&self) -> Vec<&'static str> {
         let mut why = Vec::new();
-        if self.stride > steps::MASK_CELLS {
+        if !self.narrow {
             why.push("a board of more than 64 cells");
         }
         if !self.promote.is_empty() {
@@ -864,7 +865,6 @@ impl Rules {
         if !self.counts_only {
             why.push("end rules, tested after each move, other than piece counts and arrivals");
         }
-        debug_assert_eq!(why.is_empty(), self.lean);
         why
     }
 
