@@ -212,8 +212,7 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
         core.player_name(Player(0)).to_string(),
         core.player_name(Player(1)).to_string(),
     ];
-    let mut ours = measure_ours(rules.clone(), args);
-    let mut native = None;
+    let mut engine = None;
     if args.vs_native {
         let options: Vec<(String, bool)> = pack
             .options
@@ -226,27 +225,25 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
                 (o.name.clone(), on)
             })
             .collect();
-        match for_game(core.name(), &options) {
-            Some(mut engine) => {
-                let mut m = measure_native(engine.as_mut(), args);
-                for _ in 1..args.rounds {
-                    ours.keep_best(&measure_ours(rules.clone(), args));
-                    m.keep_best(&measure_native(engine.as_mut(), args));
-                }
-                native = Some((engine.describe(), m));
-            }
-            None => writeln!(
+        engine = for_game(core.name(), &options);
+        if engine.is_none() {
+            writeln!(
                 cx.err,
                 "note: no hand-written engine plays `{}`; reporting Ply's numbers only",
                 core.name()
-            )?,
+            )?;
         }
     }
-    if native.is_none() {
-        for _ in 1..args.rounds {
-            ours.keep_best(&measure_ours(rules.clone(), args));
+    // Each round measures Ply, then the native engine; the best time of each is kept.
+    let mut ours = measure_ours(rules.clone(), args);
+    let mut theirs = engine.as_mut().map(|e| measure_native(e.as_mut(), args));
+    for _ in 1..args.rounds {
+        ours.keep_best(&measure_ours(rules.clone(), args));
+        if let (Some(e), Some(t)) = (engine.as_mut(), theirs.as_mut()) {
+            t.keep_best(&measure_native(e.as_mut(), args));
         }
     }
+    let native = engine.map(|e| e.describe()).zip(theirs);
     let timing = !args.no_timing;
     if args.json {
         let mut v = json!({
