@@ -3,25 +3,33 @@
 //! as `Game`'s history, may allocate; the hot path may not.) Perft and random playouts of the
 //! shipped games, which keep no history of positions, do not allocate either.
 //!
-//! The count is global, so the tests take turns (`SERIAL`).
+//! Each thread counts its own allocations: the test harness allocates on other threads while a
+//! test runs (recording another test's result, printing its name), and a global count would
+//! see those. (It did: CI once failed on six allocations that were not ours.)
 
 mod common;
 
 use ply_kernel::{MoveList, Position};
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Held by each test for its whole run, so that no test allocates while another counts.
-static SERIAL: Mutex<()> = Mutex::new(());
+use std::cell::Cell;
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// Allocations made by this thread so far. A `const` thread local with no destructor:
+    /// reading it from inside the allocator does not allocate.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many allocations this thread has made.
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // `try_with`: a thread being torn down may still allocate after its locals are gone.
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
         unsafe { System.alloc(layout) }
     }
 
@@ -53,7 +61,6 @@ const OTHERS: &[Pack] = &[
 
 #[test]
 fn generation_make_and_unmake_do_not_allocate() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     for &(pack, set) in SHIPPED.iter().chain(OTHERS) {
         let rules = common::pack(pack, set);
         let mut pos = Position::start(rules);
@@ -63,7 +70,7 @@ fn generation_make_and_unmake_do_not_allocate() {
         let mut undo = [None; 300];
         let mut made = Vec::with_capacity(300);
         for _game in 0..20 {
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = allocations();
             let mut plies = 0;
             while plies < 300 {
                 list.clear();
@@ -88,7 +95,7 @@ fn generation_make_and_unmake_do_not_allocate() {
                 plies -= 1;
                 pos.unmake(m, undo[plies].take().unwrap());
             }
-            let after = ALLOCATIONS.load(Ordering::Relaxed);
+            let after = allocations();
             assert_eq!(after, before, "{pack}: {} allocations", after - before);
         }
     }
@@ -96,7 +103,6 @@ fn generation_make_and_unmake_do_not_allocate() {
 
 #[test]
 fn perft_and_playouts_of_the_shipped_games_do_not_allocate() {
-    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     for &(pack, set) in SHIPPED {
         let rules = common::pack(pack, set);
         let mut pos = Position::start(rules);
@@ -108,10 +114,10 @@ fn perft_and_playouts_of_the_shipped_games_do_not_allocate() {
             state ^= state << 17;
             (state % n as u64) as usize
         };
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        let before = allocations();
         let nodes = pos.perft(4) + pos.perft_bulk(4);
         let plies: u32 = (0..50).map(|_| pos.playout(&mut pick, 1000).plies).sum();
-        let after = ALLOCATIONS.load(Ordering::Relaxed);
+        let after = allocations();
         assert_eq!(after, before, "{pack}: {} allocations", after - before);
         assert!(nodes > 0 && plies > 0);
         // The position is restored after each playout.
