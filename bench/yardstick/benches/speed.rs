@@ -1,24 +1,78 @@
-//! Divan benchmarks: the pack-driven kernel and the hand-written engines side by side, in one
-//! run. `cargo bench -p ply-yardstick`. For ratios printed directly, see
+//! Divan benchmarks: the pack-driven kernel and the hand-written engine for the same rules side
+//! by side, in one run, for the four setups the project ships (Jungle, simplified Jungle, Cats
+//! and Rabbits with single and with multiple hops). `cargo bench -p ply-yardstick`.
+//!
+//! Each group measures both sides the same way: perft from the start (make and unmake at every
+//! node; throughput in nodes), seeded random playouts (capped at [`MAX_PLIES`] plies; throughput
+//! in plies), and make + unmake of every legal move of positions sampled along random games
+//! (throughput in pairs). Divan's allocation profiler is the global allocator: it adds `alloc`
+//! rows under any benchmark that allocates, and there are none. For ratios printed directly, see
 //! `cargo run --release -p ply-yardstick --example ratio` and `ply bench --vs-native`.
 
-use ply_kernel::Position;
-use ply_yardstick::cats_rabbits::CatsRabbits;
-use ply_yardstick::jungle::{Jungle, Variant};
+use divan::counter::ItemsCount;
+use ply_kernel::{Move, Position};
+use ply_yardstick::native::{self, NativeEngine};
+
+#[global_allocator]
+static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
 
 fn main() {
     divan::main();
 }
 
-fn pack(name: &str, set: &[(&str, &str)]) -> Position {
-    let path = format!("{}/../../rulesets/{name}", env!("CARGO_MANIFEST_DIR"));
-    let set: Vec<(String, String)> = set
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
+/// The setups, by the name given to divan.
+const SETUPS: &[&str] = &[
+    "jungle",
+    "jungle_simplified",
+    "cats_rabbits",
+    "cats_rabbits_multi",
+];
+
+/// The ply cap of a playout.
+const MAX_PLIES: u32 = 1000;
+
+/// Playouts per benchmark iteration.
+const PLAYOUTS: u32 = 20;
+
+/// Positions sampled for make + unmake.
+const SAMPLES: usize = 2000;
+
+/// A setup's pack file, options, game name and perft depth (Cats and Rabbits branches little:
+/// its perft(5) is only 30,158 nodes, too few to time).
+fn setup(name: &str) -> (&'static str, bool, &'static str, u32) {
+    match name {
+        "jungle" => ("jungle.toml", false, "Jungle", 5),
+        "jungle_simplified" => ("jungle_simplified.toml", false, "Jungle (simplified)", 5),
+        "cats_rabbits" => ("cats_rabbits.toml", false, "Cats and Rabbits", 7),
+        "cats_rabbits_multi" => ("cats_rabbits.toml", true, "Cats and Rabbits", 7),
+        _ => panic!("unknown setup {name}"),
+    }
+}
+
+/// The setup's start position, from its pack.
+fn pack(name: &str) -> Position {
+    let (file, multi, _, _) = setup(name);
+    let path = format!("{}/../../rulesets/{file}", env!("CARGO_MANIFEST_DIR"));
+    let set = if multi {
+        vec![("multi_hop".to_string(), "true".to_string())]
+    } else {
+        vec![]
+    };
     Position::start(ply_lang::load(path, &set).expect("pack loads").rules)
 }
 
+/// The setup's hand-written engine.
+fn engine(name: &str) -> Box<dyn NativeEngine> {
+    let (file, multi, game, _) = setup(name);
+    let options = if file.starts_with("cats") {
+        vec![("multi_hop".to_string(), multi)]
+    } else {
+        vec![]
+    };
+    native::for_game(game, &options).expect("a native engine for every setup")
+}
+
+/// The same seeded picker on both sides.
 fn rng() -> impl FnMut(usize) -> usize {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     move |n| {
@@ -32,65 +86,97 @@ fn rng() -> impl FnMut(usize) -> usize {
 mod perft {
     use super::*;
 
-    #[divan::bench]
-    fn jungle_pack(b: divan::Bencher) {
-        let mut pos = pack("jungle.toml", &[]);
-        b.bench_local(|| pos.perft(4));
+    #[divan::bench(args = SETUPS, sample_count = 20)]
+    fn pack(b: divan::Bencher, name: &str) {
+        let depth = setup(name).3;
+        let mut pos = super::pack(name);
+        let nodes = pos.perft(depth);
+        b.counter(ItemsCount::new(nodes))
+            .bench_local(|| pos.perft(depth));
     }
 
-    #[divan::bench]
-    fn jungle_native(b: divan::Bencher) {
-        let mut pos = Jungle::start(Variant::Standard);
-        b.bench_local(|| pos.perft(4));
-    }
-
-    #[divan::bench]
-    fn cats_rabbits_pack(b: divan::Bencher) {
-        let mut pos = pack("cats_rabbits.toml", &[("multi_hop", "true")]);
-        b.bench_local(|| pos.perft(6));
-    }
-
-    #[divan::bench]
-    fn cats_rabbits_native(b: divan::Bencher) {
-        let mut pos = CatsRabbits::start(true);
-        b.bench_local(|| pos.perft(6));
-    }
-
-    #[divan::bench(args = ["breakthrough.toml", "checkers.toml", "fox_and_geese.toml"])]
-    fn other_packs(b: divan::Bencher, name: &str) {
-        let mut pos = pack(name, &[]);
-        b.bench_local(|| pos.perft(4));
+    #[divan::bench(args = SETUPS, sample_count = 20)]
+    fn native(b: divan::Bencher, name: &str) {
+        let depth = setup(name).3;
+        let mut engine = engine(name);
+        let nodes = engine.perft(depth);
+        b.counter(ItemsCount::new(nodes))
+            .bench_local(|| engine.perft(depth));
     }
 }
 
 mod playouts {
     use super::*;
 
-    #[divan::bench]
-    fn jungle_pack(b: divan::Bencher) {
-        let mut pos = pack("jungle.toml", &[]);
+    /// Plies of [`PLAYOUTS`] playouts from a fresh picker, by `play`.
+    fn plies(mut play: impl FnMut(&mut dyn FnMut(usize) -> usize) -> u32) -> u64 {
         let mut pick = rng();
-        b.bench_local(|| pos.playout(&mut pick, 1000).plies);
+        (0..PLAYOUTS).map(|_| play(&mut pick) as u64).sum()
     }
 
-    #[divan::bench]
-    fn jungle_native(b: divan::Bencher) {
-        let mut pos = Jungle::start(Variant::Standard);
-        let mut pick = rng();
-        b.bench_local(|| pos.playout(&mut pick, 1000).plies);
+    #[divan::bench(args = SETUPS)]
+    fn pack(b: divan::Bencher, name: &str) {
+        let mut pos = super::pack(name);
+        let count = plies(|pick| pos.playout(&mut |n| pick(n), MAX_PLIES).plies);
+        b.counter(ItemsCount::new(count))
+            .bench_local(|| plies(|pick| pos.playout(&mut |n| pick(n), MAX_PLIES).plies));
     }
 
-    #[divan::bench]
-    fn cats_rabbits_pack(b: divan::Bencher) {
-        let mut pos = pack("cats_rabbits.toml", &[]);
+    #[divan::bench(args = SETUPS)]
+    fn native(b: divan::Bencher, name: &str) {
+        let mut engine = engine(name);
+        let count = plies(|pick| engine.playout(pick, MAX_PLIES).plies);
+        b.counter(ItemsCount::new(count))
+            .bench_local(|| plies(|pick| engine.playout(pick, MAX_PLIES).plies));
+    }
+}
+
+mod make_unmake {
+    use super::*;
+    use std::hint::black_box;
+
+    /// Positions met along seeded random games, each with its legal moves.
+    fn sample(start: &Position) -> Vec<(Position, Vec<Move>)> {
         let mut pick = rng();
-        b.bench_local(|| pos.playout(&mut pick, 1000).plies);
+        let mut samples = Vec::new();
+        while samples.len() < SAMPLES {
+            let mut p = start.clone();
+            for _ in 0..MAX_PLIES {
+                let list = p.legal_moves();
+                let Some(m) = list.get(pick(list.len().max(1))) else {
+                    break;
+                };
+                samples.push((p.clone(), list.iter().collect()));
+                p.make(m);
+                if samples.len() == SAMPLES {
+                    break;
+                }
+            }
+        }
+        samples
     }
 
-    #[divan::bench]
-    fn cats_rabbits_native(b: divan::Bencher) {
-        let mut pos = CatsRabbits::start(false);
+    #[divan::bench(args = SETUPS)]
+    fn pack(b: divan::Bencher, name: &str) {
+        let mut samples = sample(&super::pack(name));
+        let pairs: u64 = samples.iter().map(|(_, moves)| moves.len() as u64).sum();
+        b.counter(ItemsCount::new(pairs)).bench_local(|| {
+            for (p, moves) in &mut samples {
+                for &m in moves.iter() {
+                    let u = p.make(m);
+                    p.unmake(m, black_box(u));
+                }
+            }
+        });
+    }
+
+    #[divan::bench(args = SETUPS)]
+    fn native(b: divan::Bencher, name: &str) {
+        let mut engine = engine(name);
         let mut pick = rng();
-        b.bench_local(|| pos.playout(&mut pick, 1000).plies);
+        engine.sample(&mut pick, u32::MAX, MAX_PLIES, SAMPLES);
+        let pairs = engine.make_unmake_all();
+        b.counter(ItemsCount::new(pairs))
+            .bench_local(|| engine.make_unmake_all());
     }
 }
