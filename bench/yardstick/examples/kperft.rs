@@ -1,6 +1,7 @@
 //! Perft for profiling (`perf record`, `valgrind --tool=callgrind`):
 //! `kperft PACK DEPTH [name=value ...]` runs the kernel on a pack (`playouts=N` instead of
-//! DEPTH: N seeded random playouts);
+//! DEPTH: N seeded random playouts; `pairs=N`: make + unmake of every legal move of 2,000
+//! positions sampled along random games, N times over);
 //! `kperft native jungle|jungle-simplified|cats|cats-multi DEPTH|playouts=N` runs a
 //! hand-written engine.
 
@@ -28,11 +29,18 @@ fn main() {
             },
         )
         .unwrap();
-        match args[2].strip_prefix("playouts=") {
-            Some(n) => (0..n.parse::<u32>().unwrap())
-                .map(|_| engine.playout(&mut pick, 1000).plies as u64)
-                .sum(),
-            None => engine.perft(args[2].parse().unwrap()),
+        if let Some(n) = args[2].strip_prefix("pairs=") {
+            engine.sample(&mut pick, u32::MAX, 1000, SAMPLES);
+            (0..n.parse::<u32>().unwrap())
+                .map(|_| engine.make_unmake_all())
+                .sum()
+        } else {
+            match args[2].strip_prefix("playouts=") {
+                Some(n) => (0..n.parse::<u32>().unwrap())
+                    .map(|_| engine.playout(&mut pick, 1000).plies as u64)
+                    .sum(),
+                None => engine.perft(args[2].parse().unwrap()),
+            }
         }
     } else {
         let set: Vec<(String, String)> = args[2..]
@@ -44,13 +52,54 @@ fn main() {
             .collect();
         let rules = ply_lang::load(&args[0], &set).unwrap().rules;
         let mut pos = ply_kernel::Position::start(rules);
-        match args[1].strip_prefix("playouts=") {
-            // `kperft PACK playouts=N`: N seeded random playouts; prints the plies played.
-            Some(n) => (0..n.parse::<u32>().unwrap())
-                .map(|_| pos.playout(&mut pick, 1000).plies as u64)
-                .sum(),
-            None => pos.perft(args[1].parse().unwrap()),
+        if let Some(n) = args[1].strip_prefix("pairs=") {
+            let mut samples = sample(&pos, &mut pick);
+            let mut pairs = 0;
+            for _ in 0..n.parse::<u32>().unwrap() {
+                for (p, moves) in &mut samples {
+                    for &m in moves.iter() {
+                        let u = p.make(m);
+                        p.unmake(m, std::hint::black_box(u));
+                        pairs += 1;
+                    }
+                }
+            }
+            pairs
+        } else {
+            match args[1].strip_prefix("playouts=") {
+                // `kperft PACK playouts=N`: N seeded random playouts; prints the plies played.
+                Some(n) => (0..n.parse::<u32>().unwrap())
+                    .map(|_| pos.playout(&mut pick, 1000).plies as u64)
+                    .sum(),
+                None => pos.perft(args[1].parse().unwrap()),
+            }
         }
     };
     println!("{n} in {:?}", t.elapsed());
+}
+
+/// Positions sampled for `pairs=N`.
+const SAMPLES: usize = 2000;
+
+/// [`SAMPLES`] positions met along random games, each with its legal moves.
+fn sample(
+    start: &ply_kernel::Position,
+    pick: &mut impl FnMut(usize) -> usize,
+) -> Vec<(ply_kernel::Position, Vec<ply_kernel::Move>)> {
+    let mut samples = Vec::new();
+    while samples.len() < SAMPLES {
+        let mut p = start.clone();
+        for _ in 0..1000 {
+            let list = p.legal_moves();
+            let Some(m) = list.get(pick(list.len().max(1))) else {
+                break;
+            };
+            samples.push((p.clone(), list.iter().collect()));
+            p.make(m);
+            if samples.len() == SAMPLES {
+                break;
+            }
+        }
+    }
+    samples
 }
