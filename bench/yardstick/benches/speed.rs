@@ -10,8 +10,11 @@
 //! `cargo run --release -p ply-yardstick --example ratio` and `ply bench --vs-native`.
 
 use divan::counter::ItemsCount;
-use ply_kernel::{Move, Position};
+use ply_kernel::Position;
 use ply_yardstick::native::{self, NativeEngine};
+
+#[path = "../shared/sample.rs"]
+mod sample;
 
 #[global_allocator]
 static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
@@ -135,30 +138,9 @@ mod make_unmake {
     use super::*;
     use std::hint::black_box;
 
-    /// Positions met along seeded random games, each with its legal moves.
-    fn sample(start: &Position) -> Vec<(Position, Vec<Move>)> {
-        let mut pick = rng();
-        let mut samples = Vec::new();
-        while samples.len() < SAMPLES {
-            let mut p = start.clone();
-            for _ in 0..MAX_PLIES {
-                let list = p.legal_moves();
-                let Some(m) = list.get(pick(list.len().max(1))) else {
-                    break;
-                };
-                samples.push((p.clone(), list.iter().collect()));
-                p.make(m);
-                if samples.len() == SAMPLES {
-                    break;
-                }
-            }
-        }
-        samples
-    }
-
     #[divan::bench(args = SETUPS)]
     fn pack(b: divan::Bencher, name: &str) {
-        let mut samples = sample(&super::pack(name));
+        let mut samples = sample::sample(&super::pack(name), &mut rng(), SAMPLES, MAX_PLIES);
         let pairs: u64 = samples.iter().map(|(_, moves)| moves.len() as u64).sum();
         b.counter(ItemsCount::new(pairs)).bench_local(|| {
             for (p, moves) in &mut samples {

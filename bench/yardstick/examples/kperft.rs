@@ -2,8 +2,11 @@
 //! `kperft PACK DEPTH [name=value ...]` runs the kernel on a pack (`playouts=N` instead of
 //! DEPTH: N seeded random playouts; `pairs=N`: make + unmake of every legal move of 2,000
 //! positions sampled along random games, N times over);
-//! `kperft native jungle|jungle-simplified|cats|cats-multi DEPTH|playouts=N` runs a
+//! `kperft native jungle|jungle-simplified|cats|cats-multi DEPTH|playouts=N|pairs=N` runs a
 //! hand-written engine.
+
+#[path = "../shared/sample.rs"]
+mod sample;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,7 +56,7 @@ fn main() {
         let rules = ply_lang::load(&args[0], &set).unwrap().rules;
         let mut pos = ply_kernel::Position::start(rules);
         if let Some(n) = args[1].strip_prefix("pairs=") {
-            let mut samples = sample(&pos, &mut pick);
+            let mut samples = sample::sample(&pos, &mut pick, SAMPLES, 1000);
             let mut pairs = 0;
             for _ in 0..n.parse::<u32>().unwrap() {
                 for (p, moves) in &mut samples {
@@ -80,26 +83,3 @@ fn main() {
 
 /// Positions sampled for `pairs=N`.
 const SAMPLES: usize = 2000;
-
-/// [`SAMPLES`] positions met along random games, each with its legal moves.
-fn sample(
-    start: &ply_kernel::Position,
-    pick: &mut impl FnMut(usize) -> usize,
-) -> Vec<(ply_kernel::Position, Vec<ply_kernel::Move>)> {
-    let mut samples = Vec::new();
-    while samples.len() < SAMPLES {
-        let mut p = start.clone();
-        for _ in 0..1000 {
-            let list = p.legal_moves();
-            let Some(m) = list.get(pick(list.len().max(1))) else {
-                break;
-            };
-            samples.push((p.clone(), list.iter().collect()));
-            p.make(m);
-            if samples.len() == SAMPLES {
-                break;
-            }
-        }
-    }
-    samples
-}
