@@ -12,6 +12,7 @@
 //! loses. A finished game has no legal moves.
 
 use crate::position::{self, Code};
+use crate::search::{self, Engine};
 use crate::{Path, Playout};
 use arrayvec::ArrayVec;
 
@@ -360,38 +361,13 @@ impl CatsRabbits {
     /// Number of move sequences of length `depth`; every move is made and unmade down to
     /// depth 0 (no bulk counting).
     pub fn perft(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        let mut n = 0;
-        for &mv in &list {
-            let u = self.make(mv);
-            n += self.perft(depth - 1);
-            self.unmake(mv, u);
-        }
-        n
+        search::perft(self, depth)
     }
 
-    /// Same count as [`CatsRabbits::perft`], counting the moves at the last ply without
-    /// making them.
+    /// Same count as [`CatsRabbits::perft`], counting the moves at the last ply without making
+    /// them.
     pub fn perft_bulk(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        if depth == 1 {
-            return list.len() as u64;
-        }
-        let mut n = 0;
-        for &mv in &list {
-            let u = self.make(mv);
-            n += self.perft_bulk(depth - 1);
-            self.unmake(mv, u);
-        }
-        n
+        search::perft_bulk(self, depth)
     }
 
     /// Plays uniformly chosen legal moves (`pick(n)` must return an index in `0..n`) until
@@ -399,31 +375,7 @@ impl CatsRabbits {
     /// without legal moves loses. The position is restored afterwards from a copy taken before
     /// the first move (no allocation).
     pub fn playout(&mut self, pick: &mut impl FnMut(usize) -> usize, max_plies: u32) -> Playout {
-        let saved = *self;
-        let mut plies = 0u32;
-        let mut list = MoveList::new();
-        let (winner, capped) = loop {
-            if self.result != 0 {
-                break (Some(self.result - 1), false);
-            }
-            if plies >= max_plies {
-                break (None, true);
-            }
-            list.clear();
-            self.generate(&mut list);
-            if list.is_empty() {
-                break (Some(self.side ^ 1), false);
-            }
-            let mv = list[pick(list.len())];
-            self.make(mv);
-            plies += 1;
-        };
-        *self = saved;
-        Playout {
-            plies,
-            winner,
-            capped,
-        }
+        search::playout(self, pick, max_plies)
     }
 }
 
@@ -464,5 +416,36 @@ fn chains(
             mv.hops,
             mv.dirs,
         );
+    }
+}
+
+impl Engine for CatsRabbits {
+    type Move = Move;
+    type Undo = Undo;
+    type List = MoveList;
+
+    #[inline(always)]
+    fn generate(&self, out: &mut MoveList) {
+        CatsRabbits::generate(self, out)
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move) -> Undo {
+        CatsRabbits::make(self, m)
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self, m: Move, u: Undo) {
+        CatsRabbits::unmake(self, m, u)
+    }
+
+    #[inline(always)]
+    fn ended(&self) -> Option<Option<u8>> {
+        (self.result != 0).then(|| Some(self.result - 1))
+    }
+
+    #[inline(always)]
+    fn stuck(&self) -> Option<u8> {
+        Some(self.side ^ 1)
     }
 }

@@ -22,7 +22,9 @@
 //! Every engine offers the same surface (inherent methods, identical names):
 //! `start`, `from_position`, `to_position`, `side_to_move`, `legal_moves` (allocating, for
 //! tests), `generate` (non-allocating, into an `arrayvec::ArrayVec`), `make` / `unmake`,
-//! `outcome`, `perft`, `perft_bulk` and `playout`.
+//! `outcome`, `perft`, `perft_bulk` and `playout`. The last three are written once, in
+//! [`search`], over the [`search::Engine`] trait (generate, make, unmake), which both engines
+//! implement.
 
 #![deny(missing_docs)]
 
@@ -30,6 +32,7 @@ pub mod cats_rabbits;
 pub mod jungle;
 pub mod native;
 pub mod position;
+pub mod search;
 
 /// A cell, `(row, col)`, 0-based, row 0 at the top.
 pub type Cell = (u8, u8);

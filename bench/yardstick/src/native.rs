@@ -7,9 +7,9 @@
 //! make + unmake of every legal move of positions sampled along random games.
 
 use crate::Playout;
-use crate::cats_rabbits::{self, CatsRabbits};
-use crate::jungle::{self, Jungle, Variant};
-use arrayvec::ArrayVec;
+use crate::cats_rabbits::CatsRabbits;
+use crate::jungle::{Jungle, Variant};
+use crate::search::{self, Engine};
 use std::hint::black_box;
 
 /// A hand-written engine, seen from a benchmark. Every measurement starts from the engine's
@@ -78,53 +78,6 @@ pub fn for_game(name: &str, options: &[(String, bool)]) -> Option<Box<dyn Native
     }
 }
 
-/// What the adapter needs from an engine (both engines have these as inherent methods).
-trait Engine: Copy {
-    type Move: Copy;
-    type Undo;
-    type List: Default + std::ops::Deref<Target = [Self::Move]>;
-    fn generate(&self, out: &mut Self::List);
-    fn make(&mut self, m: Self::Move) -> Self::Undo;
-    fn unmake(&mut self, m: Self::Move, u: Self::Undo);
-    fn perft(&mut self, depth: u32) -> u64;
-    fn perft_bulk(&mut self, depth: u32) -> u64;
-    fn playout(&mut self, pick: &mut dyn FnMut(usize) -> usize, max_plies: u32) -> Playout;
-}
-
-macro_rules! engine {
-    ($ty:ty, $module:ident) => {
-        impl Engine for $ty {
-            type Move = $module::Move;
-            type Undo = $module::Undo;
-            type List = ArrayVec<$module::Move, { $module::MAX_MOVES }>;
-            #[inline]
-            fn generate(&self, out: &mut Self::List) {
-                <$ty>::generate(self, out)
-            }
-            #[inline]
-            fn make(&mut self, m: Self::Move) -> Self::Undo {
-                <$ty>::make(self, m)
-            }
-            #[inline]
-            fn unmake(&mut self, m: Self::Move, u: Self::Undo) {
-                <$ty>::unmake(self, m, u)
-            }
-            fn perft(&mut self, depth: u32) -> u64 {
-                <$ty>::perft(self, depth)
-            }
-            fn perft_bulk(&mut self, depth: u32) -> u64 {
-                <$ty>::perft_bulk(self, depth)
-            }
-            fn playout(&mut self, pick: &mut dyn FnMut(usize) -> usize, max_plies: u32) -> Playout {
-                <$ty>::playout(self, &mut |n| pick(n), max_plies)
-            }
-        }
-    };
-}
-
-engine!(Jungle, jungle);
-engine!(CatsRabbits, cats_rabbits);
-
 /// An engine with its start position and the positions sampled for make + unmake.
 struct Native<E: Engine> {
     start: E,
@@ -163,15 +116,15 @@ impl<E: Engine> NativeEngine for Native<E> {
     }
 
     fn perft(&mut self, depth: u32) -> u64 {
-        self.position.perft(depth)
+        search::perft(&mut self.position, depth)
     }
 
     fn perft_bulk(&mut self, depth: u32) -> u64 {
-        self.position.perft_bulk(depth)
+        search::perft_bulk(&mut self.position, depth)
     }
 
     fn playout(&mut self, pick: &mut dyn FnMut(usize) -> usize, max_plies: u32) -> Playout {
-        self.position.playout(pick, max_plies)
+        search::playout(&mut self.position, &mut |n| pick(n), max_plies)
     }
 
     fn sample(
