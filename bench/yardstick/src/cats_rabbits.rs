@@ -350,12 +350,7 @@ impl CatsRabbits {
     /// `None` while the game runs; `Some(winner)` when it is over (`winner` is a player
     /// index; this game always has a winner). A side to move without legal moves has lost.
     pub fn outcome(&self) -> Option<Option<u8>> {
-        if self.result != 0 {
-            return Some(Some(self.result - 1));
-        }
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        list.is_empty().then_some(Some(self.side ^ 1))
+        search::outcome(self)
     }
 
     /// Number of move sequences of length `depth`; every move is made and unmade down to

@@ -501,17 +501,7 @@ impl Jungle {
     /// index). In the standard variant a side to move without legal moves has lost; in the
     /// simplified variant it is just stuck and this returns `None`.
     pub fn outcome(&self) -> Option<Option<u8>> {
-        if self.result != 0 {
-            return Some(Some(self.result - 1));
-        }
-        if self.variant == Variant::Standard {
-            let mut list = MoveList::new();
-            self.generate(&mut list);
-            if list.is_empty() {
-                return Some(Some(self.side ^ 1));
-            }
-        }
-        None
+        search::outcome(self)
     }
 
     /// Number of move sequences of length `depth`; every move is made and unmade down to

@@ -3,21 +3,7 @@
 //! and `playout` methods call these.
 
 use crate::Playout;
-use arrayvec::ArrayVec;
 use std::ops::Deref;
-
-/// A fixed-capacity move list that can be emptied and reused.
-pub trait List<M>: Default + Deref<Target = [M]> {
-    /// Empties the list.
-    fn clear(&mut self);
-}
-
-impl<M, const N: usize> List<M> for ArrayVec<M, N> {
-    #[inline]
-    fn clear(&mut self) {
-        ArrayVec::clear(self)
-    }
-}
 
 /// What perft and playouts need from an engine.
 pub trait Engine: Copy {
@@ -26,7 +12,7 @@ pub trait Engine: Copy {
     /// What `make` returns for `unmake`.
     type Undo;
     /// A fixed-capacity move list.
-    type List: List<Self::Move>;
+    type List: Default + Deref<Target = [Self::Move]>;
 
     /// Appends the legal moves of the side to move (none once the game is over).
     fn generate(&self, out: &mut Self::List);
@@ -43,6 +29,22 @@ pub trait Engine: Copy {
 
     /// The winner when the side to move has no legal move, if the rules name one.
     fn stuck(&self) -> Option<u8>;
+}
+
+/// `None` while the game runs; `Some(winner)` when it is over (`winner` is a player index, or
+/// `None` for a draw). A side to move without legal moves has lost when [`Engine::stuck`]
+/// names a winner, and is merely stuck (`None`) when it does not.
+pub fn outcome<E: Engine>(e: &E) -> Option<Option<u8>> {
+    if let Some(winner) = e.ended() {
+        return Some(winner);
+    }
+    let mut list = E::List::default();
+    e.generate(&mut list);
+    if list.is_empty() {
+        e.stuck().map(Some)
+    } else {
+        None
+    }
 }
 
 /// Number of move sequences of length `depth`; every move is made and unmade down to depth 0
@@ -93,7 +95,6 @@ pub fn playout<E: Engine>(
 ) -> Playout {
     let saved = *e;
     let mut plies = 0u32;
-    let mut list = E::List::default();
     let (winner, capped) = loop {
         if let Some(winner) = e.ended() {
             break (winner, false);
@@ -101,7 +102,7 @@ pub fn playout<E: Engine>(
         if plies >= max_plies {
             break (None, true);
         }
-        list.clear();
+        let mut list = E::List::default();
         e.generate(&mut list);
         if list.is_empty() {
             break (e.stuck(), false);
