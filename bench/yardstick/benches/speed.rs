@@ -40,39 +40,40 @@ const PLAYOUTS: u32 = 20;
 /// Positions sampled for make + unmake.
 const SAMPLES: usize = 2000;
 
-/// A setup's pack file, options, game name and perft depth (Cats and Rabbits branches little:
+/// A setup's pack file, boolean options and perft depth (Cats and Rabbits branches little:
 /// its perft(5) is only 30,158 nodes, too few to time).
-fn setup(name: &str) -> (&'static str, bool, &'static str, u32) {
+fn setup(name: &str) -> (&'static str, &'static [(&'static str, bool)], u32) {
     match name {
-        "jungle" => ("jungle.toml", false, "Jungle", 5),
-        "jungle_simplified" => ("jungle_simplified.toml", false, "Jungle (simplified)", 5),
-        "cats_rabbits" => ("cats_rabbits.toml", false, "Cats and Rabbits", 7),
-        "cats_rabbits_multi" => ("cats_rabbits.toml", true, "Cats and Rabbits", 7),
+        "jungle" => ("jungle.toml", &[], 5),
+        "jungle_simplified" => ("jungle_simplified.toml", &[], 5),
+        "cats_rabbits" => ("cats_rabbits.toml", &[("multi_hop", false)], 7),
+        "cats_rabbits_multi" => ("cats_rabbits.toml", &[("multi_hop", true)], 7),
         _ => panic!("unknown setup {name}"),
     }
 }
 
-/// The setup's start position, from its pack.
-fn pack(name: &str) -> Position {
-    let (file, multi, _, _) = setup(name);
+/// The start position of a shipped pack, with option settings.
+fn start(file: &str, options: &[(&str, bool)]) -> Position {
     let path = format!("{}/../../rulesets/{file}", env!("CARGO_MANIFEST_DIR"));
-    let set = if multi {
-        vec![("multi_hop".to_string(), "true".to_string())]
-    } else {
-        vec![]
-    };
+    let set: Vec<(String, String)> = options
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
     Position::start(ply_lang::load(path, &set).expect("pack loads").rules)
 }
 
-/// The setup's hand-written engine.
+/// The setup's start position, from its pack.
+fn pack(name: &str) -> Position {
+    let (file, options, _) = setup(name);
+    start(file, options)
+}
+
+/// The setup's hand-written engine, found by the game name its pack declares.
 fn engine(name: &str) -> Box<dyn NativeEngine> {
-    let (file, multi, game, _) = setup(name);
-    let options = if file.starts_with("cats") {
-        vec![("multi_hop".to_string(), multi)]
-    } else {
-        vec![]
-    };
-    native::for_game(game, &options).expect("a native engine for every setup")
+    let (_, options, _) = setup(name);
+    let options: Vec<(String, bool)> = options.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    let game = pack(name).rules().core().name().to_string();
+    native::for_game(&game, &options).expect("a native engine for every setup")
 }
 
 /// The same seeded picker on both sides.
@@ -91,7 +92,7 @@ mod perft {
 
     #[divan::bench(args = SETUPS, sample_count = 20)]
     fn pack(b: divan::Bencher, name: &str) {
-        let depth = setup(name).3;
+        let depth = setup(name).2;
         let mut pos = super::pack(name);
         let nodes = pos.perft(depth);
         b.counter(ItemsCount::new(nodes))
@@ -100,12 +101,21 @@ mod perft {
 
     #[divan::bench(args = SETUPS, sample_count = 20)]
     fn native(b: divan::Bencher, name: &str) {
-        let depth = setup(name).3;
+        let depth = setup(name).2;
         let mut engine = engine(name);
         let nodes = engine.perft(depth);
         b.counter(ItemsCount::new(nodes))
             .bench_local(|| engine.perft(depth));
     }
+}
+
+/// Perft(4) of the packs that show the language's reach, which have no hand-written engine.
+#[divan::bench(args = ["breakthrough.toml", "checkers.toml", "fox_and_geese.toml"], sample_count = 20)]
+fn other_packs_perft(b: divan::Bencher, file: &str) {
+    let mut pos = start(file, &[]);
+    let nodes = pos.perft(4);
+    b.counter(ItemsCount::new(nodes))
+        .bench_local(|| pos.perft(4));
 }
 
 mod playouts {
