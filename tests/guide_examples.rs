@@ -18,7 +18,7 @@
 
 mod common;
 
-use ply_kernel::rules::Pattern;
+use ply_kernel::spec::Pattern;
 use ply_kernel::{Game, MoveError, Outcome, Player, Status, move_text, parse_path};
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 use crate::cli::ShowArgs;
 use crate::common::{load_pack, position_at};
 use crate::output::{CmdResult, Context};
-use ply_kernel::rules::ZoneCells;
+use ply_kernel::spec::ZoneCells;
 use ply_kernel::{CellSet, Geometry, Player, Rules};
 use ply_lang::{OptionValue, Pack};
 use std::fmt::Write as _;

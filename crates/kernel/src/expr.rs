@@ -13,8 +13,8 @@
 //! loaded, not in the middle of a game.
 
 use crate::cell::Cell;
+use crate::facts::Core;
 use crate::piece::{KindId, Piece, Player};
-use crate::rules::Core;
 
 /// A variable an expression may read. Which ones are bound depends on where the expression is
 /// used (see the rules language guide).
@@ -467,4 +467,44 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
             boolean(a)? || boolean(b)?
         }),
     })
+}
+
+/// Calls `f` on every node of `e`.
+pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    use Expr::*;
+    match e {
+        Lit(_) | Var(_) => {}
+        Attr(a, _)
+        | Owner(a)
+        | CellOf(a)
+        | KindOf(a)
+        | Row(a)
+        | Col(a)
+        | Is(a, _)
+        | Has(a, _)
+        | OpponentOf(a)
+        | Count(a, _)
+        | NoMoves(a)
+        | Placed(a)
+        | At(a)
+        | Occupied(a)
+        | Not(a)
+        | Neg(a) => visit(a, f),
+        In(a, _, b) => {
+            visit(a, f);
+            if let Some(b) = b {
+                visit(b, f);
+            }
+        }
+        Bin(_, a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        If(a, b, c) => {
+            visit(a, f);
+            visit(b, f);
+            visit(c, f);
+        }
+    }
 }

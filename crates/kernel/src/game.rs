@@ -9,22 +9,16 @@
 //! whole state.
 
 use crate::cell::Cell;
+use crate::compile::targets::pattern_geometry;
 use crate::expr::Value;
 use crate::moves::{Move, MoveList};
 use crate::notation::{PositionError, move_text};
 use crate::piece::{KindId, PIECE_CODES, Piece, Player};
 use crate::position::{PlayEnv, Position, Undo};
-use crate::rules::{CaptureMode, Outcome, Pattern, Rules, pattern_geometry};
+use crate::rules::Rules;
+use crate::spec::{CaptureMode, Pattern};
+use crate::status::{Outcome, Status};
 use std::sync::Arc;
-
-/// Where a game stands after a move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// The game goes on; this player is to move.
-    ToMove(Player),
-    /// The game is over.
-    Over(Outcome),
-}
 
 /// Why a move was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -472,7 +466,7 @@ impl Game {
     fn check_pattern(
         &self,
         piece: Piece,
-        m: &crate::rules::MoveSpec,
+        m: &crate::spec::MoveSpec,
         from: Cell,
         to: Cell,
         over: Option<Cell>,

@@ -11,7 +11,9 @@
 #![deny(missing_docs)]
 
 mod cell;
+mod compile;
 pub mod expr;
+mod facts;
 mod game;
 mod geometry;
 mod moves;
@@ -19,14 +21,19 @@ pub mod notation;
 mod piece;
 mod position;
 mod render;
-pub mod rules;
-mod steps;
+mod rules;
+pub mod spec;
+mod status;
+mod tables;
 
 pub use cell::{Cell, CellSet, MAX_CELLS, MAX_COLS, MAX_ROWS};
-pub use game::{Game, MoveError, PlaceError, Reason, Status};
+pub use facts::Core;
+pub use game::{Game, MoveError, PlaceError, Reason};
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
 pub use moves::{Move, MoveList};
 pub use notation::{NotationError, PositionError, move_text, parse_path};
 pub use piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
 pub use position::{Playout, Position, Undo};
-pub use rules::{Outcome, Rules, RulesError, RulesSpec};
+pub use rules::{MAX_HOPS, REPETITION_WINDOW, Rules};
+pub use spec::{RulesError, RulesSpec};
+pub use status::{Outcome, Status};

@@ -15,7 +15,8 @@ use crate::cell::Cell;
 use crate::moves::Move;
 use crate::piece::{PLAYERS, Player};
 use crate::position::{Position, State};
-use crate::rules::{Outcome, Rules};
+use crate::rules::Rules;
+use crate::status::Outcome;
 use std::fmt::Write as _;
 use std::sync::Arc;
 

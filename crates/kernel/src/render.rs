@@ -6,7 +6,8 @@
 //! their letters and rows with their numbers from the bottom, as in human notation.
 
 use crate::position::Position;
-use crate::rules::{Outcome, ZoneCells};
+use crate::spec::ZoneCells;
+use crate::status::Outcome;
 use std::fmt::Write as _;
 
 impl Position {

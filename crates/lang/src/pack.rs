@@ -14,7 +14,7 @@ use crate::diag::{Diagnostic, LoadError, Loc, Severity, Sources};
 use crate::syntax;
 use crate::tree::{self, Node, Table, Value};
 use ply_kernel::expr::{Expr, Value as KValue, Var};
-use ply_kernel::rules::{
+use ply_kernel::spec::{
     CaptureMode, EndResult, EndSpec, KindSpec, MoveSpec, NamedRule, Pattern, PlayerSpec, Promotion,
     RulesSpec, Site, ZoneCells, ZoneSpec,
 };

@@ -15,68 +15,7 @@
 //! target in the lists.
 
 use crate::cell::MAX_CELLS;
-use crate::rules::{BLOCKABLE, CAPTURE, HOP, HOPS, QUIET, SLOW, Target};
-
-/// The most cells a board may have for its plain targets to become masks.
-pub(crate) const MASK_CELLS: usize = 64;
-
-/// The plain targets of one move pattern from one cell, for one piece code.
-#[derive(Copy, Clone, Debug, Default)]
-pub(crate) struct StepGroup {
-    /// Destinations that may be entered when empty.
-    pub quiet: u64,
-    /// Destinations that may be entered when an enemy piece stands there, subject to the
-    /// capture table.
-    pub capture: u64,
-    /// Bit index into [`crate::rules::Rules::cap_bits`] for this piece, origin class and
-    /// destination class 0, with no target piece.
-    pub cap_from: u32,
-    /// What one more destination class adds to the bit index.
-    pub cap_class: u32,
-    /// What one more target piece code adds to the bit index.
-    pub cap_piece: u32,
-    /// Index into [`crate::rules::Rules::moves`].
-    pub rule: u8,
-}
-
-/// Where the moves of one piece code from one cell are: its step groups and its other targets.
-#[derive(Copy, Clone, Debug, Default)]
-pub(crate) struct Slot {
-    /// A copy of the first step group (empty masks when there is none), so that a piece with
-    /// one pattern of plain steps finds its moves with a single load.
-    pub first: StepGroup,
-    /// When every listed target is a hop read from tables ([`Slot::hops_only`]): the cells
-    /// hopped over, one of which must hold an enemy piece for any of them to be legal. A piece
-    /// with no enemy next to it skips its hops with one test.
-    pub hopped: u64,
-    /// Start of the listed targets in [`crate::rules::Rules::targets`].
-    pub start: u32,
-    /// Start of the step groups in [`crate::rules::Rules::groups`].
-    pub group_start: u32,
-    /// Number of listed targets.
-    pub len: u16,
-    /// Number of step groups.
-    pub groups: u16,
-    /// Whether every listed target is a hop read from tables (on a board of at most 64 cells).
-    pub hops_only: bool,
-    /// Whether there is more than [`Slot::first`]: other groups, or listed targets.
-    pub more: bool,
-}
-
-/// Whether a target's legality depends only on the occupant of its destination.
-pub(crate) fn is_plain(t: &Target) -> bool {
-    t.flags & (SLOW | HOPS | BLOCKABLE) == 0 && t.flags & (QUIET | CAPTURE) != 0
-}
-
-/// Whether a target is a hop whose legality is read from tables: it needs an enemy piece on
-/// the cell it hops over.
-fn is_table_hop(t: &Target) -> bool {
-    t.kind == HOP && t.flags & SLOW == 0
-}
-
-/// A capture table's place and strides (piece, origin class, target code, hopped-cell class,
-/// destination class), as laid out by the rule compiler; `None` for "always allowed".
-pub(crate) type CapLayout = Option<(usize, [usize; 5])>;
+use crate::tables::*;
 
 /// Moves the plain targets of every slot into step groups, when the board is narrow enough,
 /// and returns the other targets, the slots by piece code and cell, and the groups.
@@ -165,7 +104,7 @@ fn new_group(rule: u8, piece: usize, from: usize, cap_at: &[CapLayout], class: &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::STEP;
+    use crate::tables::STEP;
 
     fn target(to: u8, rule: u8, flags: u8) -> Target {
         Target {

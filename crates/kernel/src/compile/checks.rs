@@ -1,0 +1,267 @@
+//! Capture and jump-blocking predicates into bit tables, laid end to end.
+
+use super::*;
+use crate::cell::CellSet;
+use crate::expr::{Deps, Expr, Value};
+use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
+use crate::spec::*;
+use crate::tables::*;
+
+/// Lays every capture and blocking table end to end, and gives each target the bit index of
+/// its own row of them, so that move generation answers "may this capture?" with one load.
+pub(super) fn flatten(
+    moves: &[CompiledMove],
+    targets: &mut [Target],
+    index: &[(u32, u16)],
+    jumped_cells: &[u8],
+    class: &[u8],
+    stride: usize,
+) -> (Vec<u64>, Vec<u64>, Vec<Jumped>, Vec<CapLayout>) {
+    let mut cap_bits = vec![1u64];
+    let mut cap_at = Vec::new();
+    let mut block_bits = Vec::new();
+    let mut block_at = Vec::new();
+    for m in moves {
+        cap_at.push(m.capture.table.as_ref().map(|t| {
+            let at = cap_bits.len() * 64;
+            cap_bits.extend(&t.bits);
+            (at, t.strides)
+        }));
+        block_at.push(m.blocked.table.as_ref().map(|t| {
+            let at = block_bits.len() * 64;
+            block_bits.extend(&t.bits);
+            (at, t.strides)
+        }));
+    }
+    let mut jumped = vec![
+        Jumped {
+            cell: 0,
+            block_base: 0
+        };
+        jumped_cells.len()
+    ];
+    for (slot, &(start, len)) in index.iter().enumerate() {
+        let piece = slot / stride;
+        let from = slot % stride;
+        for t in &mut targets[start as usize..start as usize + len as usize] {
+            let m = &moves[t.rule as usize];
+            let hop = t.kind == HOP;
+            let tcell = if hop { t.over } else { t.to } as usize;
+            let mut flags = 0;
+            if m.mode != CaptureMode::Capturing && !hop {
+                flags |= QUIET;
+            }
+            if m.mode != CaptureMode::Quiet || hop {
+                flags |= CAPTURE;
+            }
+            if !m.dynamic_enter.is_empty()
+                || !m.capture.dynamic.is_empty()
+                || !m.blocked.dynamic.is_empty()
+            {
+                flags |= SLOW;
+            }
+            if m.chain {
+                flags |= CHAIN;
+            }
+            if hop {
+                flags |= HOPS;
+            }
+            if m.complete {
+                // Whether a prefix may be played depends on what follows: the general path.
+                flags |= SLOW;
+            }
+            match cap_at[t.rule as usize] {
+                Some((at, s)) => {
+                    t.cap_base =
+                        (at + piece * s[0]
+                            + class[from] as usize * s[1]
+                            + class[tcell] as usize * s[3]
+                            + class[t.to as usize] as usize * s[4]) as u32;
+                    t.cap_stride = s[2] as u32;
+                }
+                None => {
+                    // No table: either nothing restricts captures, or it is all interpreted.
+                    t.cap_base = 0;
+                    t.cap_stride = 0;
+                }
+            }
+            if let Some((at, s)) = block_at[t.rule as usize] {
+                flags |= BLOCKABLE;
+                let js = t.jumped_start as usize;
+                for j in js..js + t.jumped_len as usize {
+                    let c = jumped_cells[j] as usize;
+                    jumped[j] = Jumped {
+                        cell: c as u8,
+                        block_base: (at + piece * s[0] + class[c] as usize * s[1]) as u32,
+                    };
+                }
+            } else {
+                let js = t.jumped_start as usize;
+                for j in js..js + t.jumped_len as usize {
+                    jumped[j].cell = jumped_cells[j];
+                }
+            }
+            t.flags = flags;
+        }
+    }
+    (cap_bits, block_bits, jumped, cap_at)
+}
+
+impl Compiler<'_> {
+    /// Tabulates the static capture expressions over (attacker, its cell's class, defender,
+    /// defender cell class, destination class).
+    pub(super) fn capture_check(
+        &mut self,
+        kind: KindId,
+        exprs: &[(Site, &Expr)],
+        class: &[u8],
+        nclass: usize,
+    ) -> Check {
+        let (stat, dynamic): (Vec<_>, Vec<_>) =
+            exprs.iter().partition(|(_, e)| !e.deps().is_dynamic());
+        let mut check = Check {
+            table: None,
+            dynamic: dynamic.iter().map(|(_, e)| (*e).clone()).collect(),
+        };
+        let deps = stat
+            .iter()
+            .fold(Deps::default(), |d, (_, e)| d.or(e.deps()));
+        // Dimensions: attacker code, from class, defender code, defender cell class, to class.
+        let use_from = deps.any(Deps::FROM);
+        let use_tcell = deps.any(Deps::TARGET_CELL);
+        let use_to = deps.any(Deps::TO);
+        let sizes = [
+            PIECE_CODES,
+            if use_from { nclass } else { 1 },
+            PIECE_CODES,
+            if use_tcell { nclass } else { 1 },
+            if use_to { nclass } else { 1 },
+        ];
+        let total: usize = sizes.iter().product();
+        if total > TABLE_LIMIT {
+            check.dynamic.extend(stat.iter().map(|(_, e)| (*e).clone()));
+            return check;
+        }
+        let mut table = table_for(sizes);
+        let reps = representatives(class, nclass, self.core.geometry.cells());
+        for p in 0..PLAYERS {
+            let attacker = Piece::new(kind, Player(p as u8));
+            for dk in self.core.kinds().collect::<Vec<_>>() {
+                let defender = Piece::new(dk, Player(p as u8).other());
+                for cf in 0..sizes[1] {
+                    for ct in 0..sizes[3] {
+                        for cto in 0..sizes[4] {
+                            let (Some(from), Some(tcell), Some(to)) = (
+                                reps[if use_from { cf } else { 0 }],
+                                reps[if use_tcell { ct } else { 0 }],
+                                reps[if use_to { cto } else { 0 }],
+                            ) else {
+                                continue;
+                            };
+                            let env = StaticEnv {
+                                mover: Some(Value::Piece(attacker, from)),
+                                target: Some(Value::Piece(defender, tcell)),
+                                from: Some(from),
+                                to: Some(to),
+                                player: Some(attacker.owner()),
+                                ..StaticEnv::default()
+                            };
+                            let mut ok = true;
+                            for (site, e) in &stat {
+                                match e.test(self.core, &env) {
+                                    Ok(true) => {}
+                                    Ok(false) => {
+                                        ok = false;
+                                        break;
+                                    }
+                                    Err(err) => {
+                                        let core = self.core;
+                                        self.eval_error(*site, err, || {
+                                            format!(
+                                                "{} captures {}",
+                                                case_text(core, attacker, from, to),
+                                                core.code(defender)
+                                            )
+                                        });
+                                        return check;
+                                    }
+                                }
+                            }
+                            if ok {
+                                table.set([attacker.code(), cf, defender.code(), ct, cto]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        check.table = Some(table);
+        check
+    }
+
+    /// Tabulates a jump's blocking predicate over (mover, jumped cell class, occupant).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn block_check(
+        &mut self,
+        kind: KindId,
+        site: Site,
+        e: &Expr,
+        zone: usize,
+        class: &[u8],
+        nclass: usize,
+    ) -> Check {
+        if e.deps().is_dynamic() {
+            return Check {
+                table: None,
+                dynamic: vec![e.clone()],
+            };
+        }
+        let sizes = [PIECE_CODES, nclass, PIECE_CODES, 1, 1];
+        let mut table = table_for(sizes);
+        // Only cells of the crossed zone are ever jumped.
+        let crossed = self.core.zones.get(zone).map_or(CellSet::EMPTY, |z| z.all);
+        let reps = representatives(class, nclass, &crossed);
+        for p in 0..PLAYERS {
+            let mover = Piece::new(kind, Player(p as u8));
+            for (cl, rep) in reps.iter().enumerate() {
+                let Some(cell) = *rep else { continue };
+                for occ in 0..(1 + 2 * self.core.kind_count()) {
+                    let occupant = match Piece::from_code(occ as u8) {
+                        Some(o) => Value::Piece(o, cell),
+                        None => Value::NoPiece,
+                    };
+                    let env = StaticEnv {
+                        mover: Some(Value::Piece(mover, cell)),
+                        player: Some(mover.owner()),
+                        cell: Some(cell),
+                        occupant: Some(occupant),
+                        ..StaticEnv::default()
+                    };
+                    match e.test(self.core, &env) {
+                        Ok(true) => table.set([mover.code(), cl, occ, 0, 0]),
+                        Ok(false) => {}
+                        Err(err) => {
+                            let core = self.core;
+                            self.eval_error(site, err, || {
+                                format!(
+                                    "{} jumps over {} holding {}",
+                                    core.code(mover),
+                                    core.geometry.name(cell),
+                                    Piece::from_code(occ as u8)
+                                        .map_or("nothing".to_string(), |o| core
+                                            .code(o)
+                                            .to_string())
+                                )
+                            });
+                            return Check::default();
+                        }
+                    }
+                }
+            }
+        }
+        Check {
+            table: Some(table),
+            dynamic: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! End rules into arrival sets, counter comparisons and interpreted checks.
+
+use super::*;
+use crate::cell::CellSet;
+use crate::expr::{BinOp, Deps, Expr, Value, Var};
+use crate::piece::{PIECE_CODES, PLAYERS, Player};
+use crate::spec::*;
+use crate::status::Outcome;
+use crate::tables::*;
+
+impl Compiler<'_> {
+    pub(super) fn ends(&mut self) -> (Vec<CompiledEnd>, Option<usize>) {
+        let mut out = Vec::new();
+        let n = self.spec.end.len();
+        // A `no_moves(opponent)` rule may be deferred if every rule after it may be too.
+        let deferrable =
+            |e: &EndSpec| matches!(&e.when, Expr::NoMoves(p) if **p == Expr::Var(Var::Opponent));
+        let mut first_deferred = n;
+        while first_deferred > 0 && deferrable(&self.spec.end[first_deferred - 1]) {
+            first_deferred -= 1;
+        }
+        for (i, e) in self.spec.end.iter().enumerate() {
+            let mut result = [Outcome::Draw; PLAYERS];
+            if let EndResult::Winner(w) = &e.result {
+                for (p, slot) in result.iter_mut().enumerate() {
+                    let env = StaticEnv {
+                        player: Some(Player(p as u8)),
+                        ..StaticEnv::default()
+                    };
+                    match w.eval(self.core, &env) {
+                        Ok(Value::Player(q)) => *slot = Outcome::Win(q),
+                        Ok(other) => {
+                            self.error(
+                                Site::Winner(i),
+                                format!("the winner must be a player, not {other:?}"),
+                            );
+                        }
+                        Err(err) => self.error(Site::Winner(i), err.to_string()),
+                    }
+                }
+            }
+            let check = if i >= first_deferred {
+                EndCheck::Deferred
+            } else {
+                self.end_check(i, &e.when)
+            };
+            out.push(CompiledEnd { check, result });
+        }
+        (out, (first_deferred < n).then_some(first_deferred))
+    }
+
+    pub(super) fn end_check(&mut self, i: usize, when: &Expr) -> EndCheck {
+        let deps = when.deps();
+        // After a move, the mover stands on the destination: its cell is `to`.
+        if !deps.is_dynamic()
+            && deps.within(Deps(
+                Deps::MOVER.0
+                    | Deps::FROM.0
+                    | Deps::TO.0
+                    | Deps::PLAYER.0
+                    | Deps::ROW.0
+                    | Deps::COL.0
+                    | Deps::CELL_IDENTITY.0,
+            ))
+            && !mentions_var(when, Var::From)
+        {
+            let mut sets = vec![CellSet::EMPTY; PIECE_CODES];
+            for piece in self.core.all_pieces().collect::<Vec<_>>() {
+                for to in self.core.geometry.cells().iter() {
+                    let env = StaticEnv {
+                        mover: Some(Value::Piece(piece, to)),
+                        to: Some(to),
+                        player: Some(piece.owner()),
+                        ..StaticEnv::default()
+                    };
+                    match when.test(self.core, &env) {
+                        Ok(true) => sets[piece.code()].insert(to),
+                        Ok(false) => {}
+                        Err(err) => {
+                            let core = self.core;
+                            self.eval_error(Site::End(i), err, || {
+                                format!(
+                                    "{} arrives on {}",
+                                    core.code(piece),
+                                    core.geometry.name(to)
+                                )
+                            });
+                            return EndCheck::Dynamic(when.clone());
+                        }
+                    }
+                }
+            }
+            return EndCheck::Arrive(sets);
+        }
+        if let Expr::Bin(op, a, b) = when
+            && matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            )
+            && let (Expr::Count(who, kind), Expr::Lit(Value::Int(n))) = (a.as_ref(), b.as_ref())
+        {
+            let who = match who.as_ref() {
+                Expr::Var(Var::Player) => Some(Who::Mover),
+                Expr::Var(Var::Opponent) => Some(Who::Opponent),
+                Expr::Lit(Value::Player(p)) => Some(Who::Fixed(*p)),
+                _ => None,
+            };
+            if let Some(who) = who {
+                return EndCheck::Count(who, *kind, *op, *n);
+            }
+        }
+        EndCheck::Dynamic(when.clone())
+    }
+}

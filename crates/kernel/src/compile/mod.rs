@@ -1,0 +1,560 @@
+//! The compiler: the only code that reads a [`RulesSpec`]. It checks the spec and evaluates
+//! every predicate that does not depend on the position for every case, into the tables of
+//! [`crate::tables`].
+//!
+//! Compilation is where speed comes from. Every predicate that depends only on the pieces and
+//! cells involved in a move (not on the rest of the position) is evaluated at load time for
+//! every case and stored in a table:
+//!
+//! - enter rules are folded into per-piece, per-cell **target lists**: the destinations each
+//!   move pattern can reach from each cell, already filtered; on boards of up to 64 cells the
+//!   plain ones become bitboard **step groups** (see [`steps`]);
+//! - capture rules (with a hop's `over` filter) become one bit table per move pattern, indexed
+//!   by attacker, defender and the *classes* of the cells involved (cells that no expression can
+//!   tell apart share a class);
+//! - a jump's blocking predicate becomes a table by mover, occupant and cell class;
+//! - end rules that look only at the moved piece and its destination become per-piece cell sets;
+//!   `count(...) <op> n` conditions become counter comparisons, whose verdict positions keep up
+//!   to date as counts change; `no_moves(opponent)` at the end
+//!   of the list is resolved lazily, when the next player's move list turns out empty.
+//!
+//! What cannot be tabulated (it reads the board, counts or moves) is kept as an [`Expr`] and
+//! evaluated during play.
+
+mod checks;
+mod ends;
+pub(crate) mod steps;
+pub(crate) mod targets;
+
+use crate::cell::{Cell, CellSet, MAX_CELLS};
+use crate::expr::{BinOp, Deps, Env, EvalError, Expr, Value, Var, visit};
+use crate::facts::*;
+use crate::piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
+use crate::rules::*;
+use crate::spec::*;
+use crate::tables::*;
+use checks::flatten;
+
+/// The largest table, in bits, the compiler builds for one predicate before it falls back to
+/// evaluating the predicate during play.
+const TABLE_LIMIT: usize = 1 << 24;
+
+impl Rules {
+    /// Checks and compiles a spec. Returns every problem found, not only the first.
+    pub fn new(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
+        compile(spec)
+    }
+}
+
+/// [`Rules::new`].
+fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
+    let mut errors = Vec::new();
+    let core = build_core(&spec, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut compiler = Compiler {
+        core: &core,
+        spec: &spec,
+        errors: Vec::new(),
+    };
+    let class = compiler.classes();
+    let nclass = class.iter().copied().max().map_or(1, |m| m as usize + 1);
+    let (moves, mut targets, target_index, jumped_cells) = compiler.moves(&class, nclass);
+    let (cap_bits, block_bits, jumped, cap_at) = flatten(
+        &moves,
+        &mut targets,
+        &target_index,
+        &jumped_cells,
+        &class,
+        spec.geometry.len(),
+    );
+    let (end, deferred) = compiler.ends();
+    let stride = spec.geometry.len();
+    let (targets, slots, groups) = steps::group(targets, &target_index, &cap_at, &class, stride);
+    let mut cell_class = Box::new([0u8; MAX_CELLS]);
+    for (c, k) in cell_class.iter_mut().zip(&class) {
+        *c = *k;
+    }
+    let codes = 1 + PLAYERS * spec.kinds.len();
+    let mut arrive_first = code_table(NONE);
+    let mut eager = Vec::new();
+    for (i, e) in end.iter().enumerate().take(u8::MAX as usize - 1) {
+        match &e.check {
+            EndCheck::Arrive(sets) => {
+                for (code, set) in sets.iter().enumerate().take(codes) {
+                    for cell in set.iter() {
+                        let slot = &mut arrive_first[code][cell.index()];
+                        if *slot == NONE {
+                            *slot = i as u8;
+                        }
+                    }
+                }
+            }
+            EndCheck::Deferred => break,
+            EndCheck::Count(who, kind, op, n) => {
+                let at = [0u8, 1].map(|p| {
+                    let player = who.resolve(Player(p));
+                    (match kind {
+                        Some(k) => Piece::new(*k, player).code(),
+                        None => PIECE_CODES + player.index(),
+                    }) as u16
+                });
+                let test = match count_range(*op, *n) {
+                    Some((lo, hi)) => EagerTest::Count { at, lo, hi },
+                    None => EagerTest::Dynamic,
+                };
+                eager.push(Eager {
+                    index: i as u8,
+                    test,
+                    result: e.result,
+                })
+            }
+            EndCheck::Dynamic(expr) => eager.push(Eager {
+                index: i as u8,
+                test: match expr {
+                    Expr::Bin(op, a, b)
+                        if **a == Expr::Var(Var::Clock)
+                            && matches!(
+                                op,
+                                BinOp::Eq
+                                    | BinOp::Ne
+                                    | BinOp::Lt
+                                    | BinOp::Le
+                                    | BinOp::Gt
+                                    | BinOp::Ge
+                            ) =>
+                    {
+                        match b.as_ref() {
+                            Expr::Lit(Value::Int(n)) => EagerTest::Clock(*op, *n),
+                            _ => EagerTest::Dynamic,
+                        }
+                    }
+                    _ => EagerTest::Dynamic,
+                },
+                result: e.result,
+            }),
+        }
+    }
+    compiler.check_setup();
+    let errors = compiler.errors;
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let (promote, promote_stops) = promotion_tables(&core, &spec, codes, stride);
+    let mut zobrist = code_table(0);
+    for row in zobrist.iter_mut().take(codes) {
+        for key in &mut row[..stride] {
+            *key = splitmix(&mut seed);
+        }
+    }
+    let zobrist_side = splitmix(&mut seed);
+    let counts_only = eager
+        .iter()
+        .all(|e| matches!(e.test, EagerTest::Count { .. }));
+    let uses_clock = spec_reads(&spec, Var::Clock);
+    let uses_idle = spec_reads(&spec, Var::Idle);
+    let uses_repetitions = spec_reads(&spec, Var::Repetitions);
+    let narrow = stride <= MASK_CELLS;
+    let history = uses_idle || uses_repetitions;
+    let mut rules = Rules {
+        core,
+        targets,
+        slots,
+        groups,
+        cell_class,
+        jumped,
+        cap_bits,
+        block_bits,
+        moves,
+        end,
+        deferred,
+        arrive_first,
+        eager,
+        zobrist,
+        zobrist_side,
+        stride,
+        promote,
+        promote_stops,
+        must_capture: spec.must_capture,
+        counts_only,
+        narrow,
+        uses_clock,
+        uses_idle,
+        uses_repetitions,
+        history,
+        lean: false,
+        spec,
+    };
+    rules.lean = rules.general_make_reasons().is_empty();
+    Ok(rules)
+}
+
+fn promotion_tables(
+    core: &Core,
+    spec: &RulesSpec,
+    codes: usize,
+    stride: usize,
+) -> (Vec<u8>, Vec<bool>) {
+    if spec.kinds.iter().all(|k| k.promotion.is_none()) {
+        return (Vec::new(), Vec::new());
+    }
+    let mut to = vec![0u8; codes * stride];
+    let mut stops = vec![false; codes * stride];
+    for (code, slot) in to.iter_mut().enumerate() {
+        *slot = (code / stride) as u8;
+    }
+    for (k, kind) in spec.kinds.iter().enumerate() {
+        let Some(p) = &kind.promotion else { continue };
+        if p.to.index() >= spec.kinds.len() {
+            continue;
+        }
+        for owner in 0..PLAYERS as u8 {
+            let piece = Piece::new(KindId(k as u8), Player(owner));
+            let promoted = Piece::new(p.to, Player(owner));
+            for cell in core.geometry.cells().iter() {
+                if core.in_zone(cell, p.zone, Some(Player(owner))) {
+                    to[piece.code() * stride + cell.index()] = promoted.0;
+                    stops[piece.code() * stride + cell.index()] = p.ends_chain;
+                }
+            }
+        }
+    }
+    (to, stops)
+}
+
+/// `count <op> n` as a range of counts, where it is one (`!=` is not).
+fn count_range(op: BinOp, n: i64) -> Option<(i64, i64)> {
+    Some(match op {
+        BinOp::Eq => (n, n),
+        BinOp::Lt => (i64::MIN, n.checked_sub(1)?),
+        BinOp::Le => (i64::MIN, n),
+        BinOp::Gt => (n.checked_add(1)?, i64::MAX),
+        BinOp::Ge => (n, i64::MAX),
+        _ => return None,
+    })
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn spec_reads(spec: &RulesSpec, var: Var) -> bool {
+    let reads = |e: &Expr| {
+        let mut found = false;
+        visit(e, &mut |x| found |= *x == Expr::Var(var));
+        found
+    };
+    spec.end.iter().any(|e| reads(&e.when))
+        || spec
+            .enter
+            .iter()
+            .chain(&spec.capture)
+            .any(|r| reads(&r.expr))
+}
+
+fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
+    let mut err = |site, message: String| errors.push(RulesError { site, message });
+    if spec.kinds.is_empty() {
+        err(Site::Game, "the game defines no kind of piece".into());
+    }
+    if spec.kinds.len() > MAX_KINDS {
+        err(
+            Site::Game,
+            format!(
+                "the game defines {} kinds of piece; at most {MAX_KINDS} are supported",
+                spec.kinds.len()
+            ),
+        );
+    }
+    if spec.tags.len() > 64 {
+        err(Site::Game, "at most 64 tags are supported".into());
+    }
+    if spec.players[0].name == spec.players[1].name {
+        err(Site::Players, "the two players have the same name".into());
+    }
+    let zones = spec
+        .zones
+        .iter()
+        .map(|z| {
+            let parts = match &z.cells {
+                ZoneCells::Shared(s) => [*s, *s],
+                ZoneCells::Owned(p) => *p,
+            };
+            ZoneTable {
+                all: parts[0].union(&parts[1]),
+                parts,
+            }
+        })
+        .collect();
+    let kinds: Vec<KindInfo> = spec
+        .kinds
+        .iter()
+        .map(|k| KindInfo {
+            name: k.name.clone(),
+            letter: k.letter.clone(),
+            attrs: k.attrs.clone(),
+            tags: k
+                .tags
+                .iter()
+                .filter(|&&t| t < 64)
+                .fold(0, |m, t| m | 1 << t),
+        })
+        .collect();
+    let mut codes = vec![String::new(); PIECE_CODES];
+    for (ki, k) in kinds.iter().enumerate().take(MAX_KINDS) {
+        for p in 0..PLAYERS {
+            let piece = Piece::new(KindId(ki as u8), Player(p as u8));
+            codes[piece.code()] = format!("{}{}", spec.players[p].symbol, k.letter);
+        }
+    }
+    // Codes must be unique and readable back from a position string without separators.
+    let all: Vec<(usize, &String)> = codes
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|c| !c.1.is_empty())
+        .collect();
+    let mut reported = Vec::new();
+    for (i, a) in &all {
+        let kind = Piece(*i as u8).kind().index();
+        if a.starts_with(|c: char| c.is_ascii_digit())
+            || a.contains(|c: char| c == '/' || c.is_whitespace())
+        {
+            err(
+                Site::Kind(kind),
+                format!("piece code `{a}` may not start with a digit or contain `/` or spaces"),
+            );
+        }
+        for (j, b) in &all {
+            let other = Piece(*j as u8).kind().index();
+            if i == j
+                || !b.starts_with(a.as_str())
+                || (a == b && j < i)
+                || reported.contains(&(kind, other))
+            {
+                continue;
+            }
+            reported.push((kind, other));
+            let (ka, kb) = (&spec.kinds[kind].name, &spec.kinds[other].name);
+            let message = if a == b && kind != other {
+                format!("`{ka}` and `{kb}` both have the code `{a}`: give them different letters")
+            } else if a == b {
+                format!(
+                    "the two players' `{ka}` both have the code `{a}`: give the players different symbols"
+                )
+            } else {
+                format!(
+                    "code `{b}` ({kb}) starts with code `{a}` ({ka}), so position strings would be ambiguous"
+                )
+            };
+            err(Site::Kind(other.max(kind)), message);
+        }
+    }
+    Core {
+        name: spec.name.clone(),
+        geometry: spec.geometry.clone(),
+        players: spec.players.clone(),
+        zones,
+        zone_specs: spec.zones.clone(),
+        kinds,
+        attributes: spec.attributes.clone(),
+        tags: spec.tags.clone(),
+        codes,
+    }
+}
+
+/// Bindings for evaluating at load time.
+#[derive(Default)]
+struct StaticEnv {
+    mover: Option<Value>,
+    target: Option<Value>,
+    from: Option<Cell>,
+    to: Option<Cell>,
+    player: Option<Player>,
+    cell: Option<Cell>,
+    occupant: Option<Value>,
+}
+
+impl Env for StaticEnv {
+    fn var(&self, var: Var) -> Option<Value> {
+        match var {
+            Var::Mover => self.mover,
+            Var::Target => self.target,
+            Var::From => self.from.map(Value::Cell),
+            Var::To => self.to.map(Value::Cell),
+            Var::Player => self.player.map(Value::Player),
+            Var::Opponent => self.player.map(|p| Value::Player(p.other())),
+            Var::Cell => self.cell.map(Value::Cell),
+            Var::Occupant => self.occupant,
+            Var::Clock | Var::Idle | Var::Repetitions => None,
+        }
+    }
+}
+
+struct Compiler<'a> {
+    core: &'a Core,
+    spec: &'a RulesSpec,
+    errors: Vec<RulesError>,
+}
+
+type MoveTables = (Vec<CompiledMove>, Vec<Target>, Vec<(u32, u16)>, Vec<u8>);
+
+impl Compiler<'_> {
+    fn error(&mut self, site: Site, message: impl Into<String>) {
+        self.errors.push(RulesError {
+            site,
+            message: message.into(),
+        });
+    }
+
+    fn eval_error(&mut self, site: Site, e: EvalError, case: impl FnOnce() -> String) {
+        self.error(site, format!("{e}, when {}", case()));
+    }
+
+    /// Every static expression of the game, to find which features of a cell matter.
+    fn all_static_exprs(&self) -> Vec<&Expr> {
+        let mut out: Vec<&Expr> = Vec::new();
+        out.extend(self.spec.enter.iter().map(|r| &r.expr));
+        out.extend(self.spec.capture.iter().map(|r| &r.expr));
+        for k in &self.spec.kinds {
+            for m in &k.moves {
+                out.extend(m.condition.iter());
+                match &m.pattern {
+                    Pattern::Jump { blocked, .. } => out.extend(blocked.iter()),
+                    Pattern::Hop { over, .. } => out.extend(over.iter()),
+                    Pattern::Step => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Partitions cells into classes that no static capture or blocking expression can tell
+    /// apart: same zone memberships, and same row or column where an expression reads them.
+    fn classes(&self) -> Vec<u8> {
+        let deps = self
+            .all_static_exprs()
+            .iter()
+            .fold(Deps::default(), |d, e| d.or(e.deps()));
+        let g = &self.core.geometry;
+        let mut signatures: Vec<Vec<u32>> = Vec::new();
+        let mut class = vec![0u8; MAX_CELLS];
+        for (i, slot) in class.iter_mut().enumerate().take(g.len()) {
+            let cell = Cell(i as u8);
+            let mut sig = Vec::new();
+            if deps.any(Deps::CELL_IDENTITY) {
+                sig.push(i as u32);
+            }
+            if deps.any(Deps::ROW) {
+                sig.push(1000 + g.row(cell) as u32);
+            }
+            if deps.any(Deps::COL) {
+                sig.push(2000 + g.col(cell) as u32);
+            }
+            for (zi, z) in self.core.zones.iter().enumerate() {
+                for p in 0..PLAYERS {
+                    if z.parts[p].contains(cell) {
+                        sig.push(10_000 + (zi * PLAYERS + p) as u32);
+                    }
+                }
+            }
+            let id = match signatures.iter().position(|s| *s == sig) {
+                Some(id) => id,
+                None => {
+                    signatures.push(sig);
+                    signatures.len() - 1
+                }
+            };
+            *slot = id as u8;
+        }
+        class
+    }
+
+    fn check_setup(&mut self) {
+        let g = &self.core.geometry;
+        let mut seen = CellSet::EMPTY;
+        for (i, (piece, cell)) in self.spec.setup.iter().enumerate() {
+            if piece.kind().index() >= self.core.kind_count() || piece.owner().index() >= PLAYERS {
+                self.error(Site::Setup(i), "unknown piece");
+                continue;
+            }
+            if !g.contains(*cell) {
+                self.error(Site::Setup(i), "the cell is not on the board");
+                continue;
+            }
+            if seen.contains(*cell) {
+                self.error(
+                    Site::Setup(i),
+                    format!("two pieces are set up on {}", g.name(*cell)),
+                );
+            }
+            seen.insert(*cell);
+            let env = StaticEnv {
+                mover: Some(Value::Piece(*piece, *cell)),
+                to: Some(*cell),
+                player: Some(piece.owner()),
+                ..StaticEnv::default()
+            };
+            for r in &self.spec.place {
+                if r.expr.deps().is_dynamic() {
+                    continue;
+                }
+                match r.expr.test(self.core, &env) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        let text = format!(
+                            "{} may not stand on {}: place rule `{}` forbids it",
+                            self.core.code(*piece),
+                            g.name(*cell),
+                            r.name
+                        );
+                        self.error(Site::Setup(i), text);
+                    }
+                    Err(e) => self.error(Site::Setup(i), e.to_string()),
+                }
+            }
+        }
+    }
+}
+
+fn mentions_var(e: &Expr, var: Var) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| found |= *x == Expr::Var(var));
+    found
+}
+
+fn case_text(core: &Core, piece: Piece, from: Cell, to: Cell) -> String {
+    let g = &core.geometry;
+    format!("{} moves {}-{}", core.code(piece), g.name(from), g.name(to))
+}
+
+fn table_for(sizes: [usize; 5]) -> BitTable {
+    let total: usize = sizes.iter().product();
+    let mut strides = [0; 5];
+    let mut acc = 1;
+    for i in (0..5).rev() {
+        strides[i] = if sizes[i] == 1 { 0 } else { acc };
+        acc *= sizes[i];
+    }
+    BitTable {
+        bits: vec![0; total.div_ceil(64)],
+        strides,
+    }
+}
+
+fn representatives(class: &[u8], nclass: usize, on_board: &CellSet) -> Vec<Option<Cell>> {
+    let mut reps = vec![None; nclass];
+    for cell in on_board.iter() {
+        let c = class[cell.index()] as usize;
+        if reps[c].is_none() {
+            reps[c] = Some(cell);
+        }
+    }
+    reps
+}

@@ -1,0 +1,163 @@
+//! End rules after a move, and the environment of expressions evaluated during play.
+
+use super::*;
+use crate::cell::Cell;
+use crate::expr::{Env, EvalError, Value, Var};
+use crate::piece::{KindId, PIECE_CODES, Piece, Player};
+use crate::rules::Rules;
+use crate::status::Outcome;
+use crate::tables::{EagerTest, EndCheck, NONE};
+
+impl State {
+    /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
+    /// decides. Arrival rules are one table lookup; the others are tested in order up to it.
+    #[inline(always)]
+    pub(super) fn evaluate_end<P: Profile>(
+        &self,
+        rules: &Rules,
+        piece: Piece,
+        from: Cell,
+        to: Cell,
+        mover: Player,
+    ) -> Option<Outcome> {
+        let arrive = rules.arrive_first[piece.code()][to.index()];
+        if P::LEAN || rules.counts_only {
+            let first = arrive.min(self.count_end[mover.slot()]);
+            return (first != NONE).then(|| rules.end[first as usize].result[mover.slot()]);
+        }
+        for e in &rules.eager {
+            if e.index > arrive {
+                break;
+            }
+            let fired = match e.test {
+                EagerTest::Count { at, lo, hi } => {
+                    let c = self.counts[at[mover.slot()] as usize] as i64;
+                    c >= lo && c <= hi
+                }
+                EagerTest::Clock(op, n) => compare(op, self.clock as i64, n),
+                EagerTest::Dynamic => match &rules.end[e.index as usize].check {
+                    EndCheck::Dynamic(expr) => {
+                        self.dynamic_end(rules, expr, piece, from, to, mover)
+                    }
+                    EndCheck::Count(who, kind, op, n) => {
+                        compare(*op, self.count(who.resolve(mover), *kind), *n)
+                    }
+                    _ => false,
+                },
+            };
+            if fired {
+                return Some(e.result[mover.slot()]);
+            }
+        }
+        (arrive != NONE).then(|| rules.end[arrive as usize].result[mover.slot()])
+    }
+
+    #[cold]
+    pub(super) fn dynamic_end(
+        &self,
+        rules: &Rules,
+        expr: &crate::expr::Expr,
+        piece: Piece,
+        from: Cell,
+        to: Cell,
+        mover: Player,
+    ) -> bool {
+        let env = PlayEnv {
+            mover: Some(Value::Piece(piece, to)),
+            from: Some(from),
+            to: Some(to),
+            ..PlayEnv::new(rules, self, mover)
+        };
+        expr.test(&rules.core, &env).unwrap_or(false)
+    }
+
+    /// The outcome, resolving deferred "no legal move" rules.
+    pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
+        if self.outcome.is_some() {
+            return self.outcome;
+        }
+        let i = rules.deferred?;
+        (!self.has_move(rules, self.side)).then(|| rules.end[i].result[self.side.other().index()])
+    }
+}
+
+#[inline]
+fn compare(op: crate::expr::BinOp, a: i64, b: i64) -> bool {
+    use crate::expr::BinOp::*;
+    match op {
+        Eq => a == b,
+        Ne => a != b,
+        Lt => a < b,
+        Le => a <= b,
+        Gt => a > b,
+        Ge => a >= b,
+        _ => false,
+    }
+}
+
+/// The environment for expressions evaluated during play.
+pub(crate) struct PlayEnv<'a> {
+    pub rules: &'a Rules,
+    pub state: &'a State,
+    pub mover: Option<Value>,
+    pub target: Option<Value>,
+    pub from: Option<Cell>,
+    pub to: Option<Cell>,
+    pub player: Player,
+    pub cell: Option<Cell>,
+    pub occupant: Option<Value>,
+    pub placed: Option<&'a [u16; PIECE_CODES]>,
+}
+
+impl<'a> PlayEnv<'a> {
+    pub fn new(rules: &'a Rules, state: &'a State, player: Player) -> PlayEnv<'a> {
+        PlayEnv {
+            rules,
+            state,
+            mover: None,
+            target: None,
+            from: None,
+            to: None,
+            player,
+            cell: None,
+            occupant: None,
+            placed: None,
+        }
+    }
+}
+
+impl Env for PlayEnv<'_> {
+    fn var(&self, var: Var) -> Option<Value> {
+        match var {
+            Var::Mover => self.mover,
+            Var::Target => self.target,
+            Var::From => self.from.map(Value::Cell),
+            Var::To => self.to.map(Value::Cell),
+            Var::Player => Some(Value::Player(self.player)),
+            Var::Opponent => Some(Value::Player(self.player.other())),
+            Var::Cell => self.cell.map(Value::Cell),
+            Var::Occupant => self.occupant,
+            Var::Clock => Some(Value::Int(self.state.clock as i64)),
+            Var::Idle => Some(Value::Int(self.state.idle as i64)),
+            Var::Repetitions => Some(Value::Int(self.state.repetitions())),
+        }
+    }
+
+    fn piece_at(&self, cell: Cell) -> Result<Option<Piece>, EvalError> {
+        Ok(Piece::from_code(self.state.board[cell.index()]))
+    }
+
+    fn count(&self, player: Player, kind: Option<KindId>) -> Result<i64, EvalError> {
+        Ok(self.state.count(player, kind))
+    }
+
+    fn no_moves(&self, player: Player) -> Result<bool, EvalError> {
+        Ok(!self.state.has_move(self.rules, player))
+    }
+
+    fn placed(&self, piece: Piece) -> Result<i64, EvalError> {
+        self.placed
+            .map(|p| p[piece.code()] as i64)
+            .ok_or(EvalError::NoPosition)
+    }
+}

@@ -1,0 +1,268 @@
+//! The game state, move generation, and make/unmake.
+//!
+//! [`Position`] is a board of piece bytes, one occupancy bitboard per player, piece counts, the
+//! side to move, a ply clock, a Zobrist key and the outcome, all updated incrementally. Move
+//! generation walks the side's occupancy bitboard (so it costs O(pieces)), and for each piece
+//! its kind's step groups from that cell (masks ANDed with the empty and enemy cells, as a
+//! hand-written bitboard engine does), then the targets that need more than one look at the
+//! board (blockable jumps, hops, patterns read during play). A piece's moves therefore come
+//! in destination-cell order within each pattern. Make and unmake touch only the cells the move
+//! involves. Neither allocates.
+//!
+//! Generation is written once over a [`Sink`]: a caller's callback (which may stop early), or,
+//! for perft and playouts, a buffer in a [`MoveList`] whose count is passed by value so that it
+//! stays in a register (the listed targets and the interpreted path run out of line, taking the
+//! buffer by value and returning its count). Perft makes and takes back every move of its last
+//! ply; that loop reads the state's scalar fields once for all its moves ([`Before`]) instead
+//! of waiting on each unmake's stores. Rules without promotion, position history or eager
+//! end rules other than counts ([`Rules::lean`]) get make and unmake compiled without tests
+//! for those features ([`Profile`]). A playout of rules without history restores its start
+//! position from a copy; with history, it takes every move back.
+
+mod end;
+mod generate;
+mod make;
+mod search;
+mod state;
+mod undo;
+
+use crate::cell::{Cell, CellSet, MAX_CELLS};
+use crate::moves::{Move, MoveList};
+use crate::piece::{KindId, Piece, Player};
+use crate::rules::Rules;
+use crate::status::Outcome;
+pub(crate) use end::PlayEnv;
+pub(crate) use state::State;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+pub use undo::Undo;
+pub(crate) use undo::{Before, Full, Lean, Profile, StepUndo};
+
+/// A position of a game: the rules, the pieces, the side to move.
+///
+/// Cloning a position copies the state (about 600 bytes) and shares the rules.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) state: State,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        Arc::ptr_eq(&self.rules, &other.rules) && self.state == other.state
+    }
+}
+
+impl Eq for Position {}
+
+impl Position {
+    /// The standard starting position of the rules.
+    pub fn start(rules: Arc<Rules>) -> Position {
+        let mut state = State::empty(&rules);
+        for &(piece, cell) in &rules.spec.setup {
+            state.put(&rules, piece, cell);
+        }
+        state.recount(&rules);
+        state.remember();
+        Position { rules, state }
+    }
+
+    /// An empty board, the first player to move.
+    pub fn empty(rules: Arc<Rules>) -> Position {
+        let state = State::empty(&rules);
+        Position { rules, state }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The size in bytes of the game state a position carries besides its shared rules (the
+    /// board, occupancy sets, counts, side, clock, key and outcome).
+    pub const fn state_bytes() -> usize {
+        std::mem::size_of::<State>()
+    }
+
+    /// The piece on a cell.
+    #[inline]
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        if cell.index() < MAX_CELLS {
+            Piece::from_code(self.state.board[cell.index()])
+        } else {
+            None
+        }
+    }
+
+    /// The cells holding a piece of `player`.
+    pub fn occupied(&self, player: Player) -> &CellSet {
+        &self.state.occupied[player.index()]
+    }
+
+    /// Every piece on the board, in cell order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Cell, Piece)> + '_ {
+        let board = &self.state.board;
+        self.state.occupied[0]
+            .union(&self.state.occupied[1])
+            .iter()
+            .map(move |c| (c, Piece(board[c.index()])))
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Player {
+        self.state.side
+    }
+
+    /// Plies since the last capture.
+    pub fn clock(&self) -> u16 {
+        self.state.clock
+    }
+
+    /// The Zobrist key of the position (pieces and side to move).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.state.hash
+    }
+
+    /// The number of pieces of a player, or of one kind of a player.
+    pub fn count(&self, player: Player, kind: Option<KindId>) -> usize {
+        self.state.count(player, kind) as usize
+    }
+
+    /// The result, if the game is over. This includes "the player to move has no legal move",
+    /// where the rules make that an end.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome(&self.rules)
+    }
+
+    /// The result decided by the last move, without looking for legal moves (cheap).
+    #[inline]
+    pub fn decided(&self) -> Option<Outcome> {
+        self.state.outcome
+    }
+
+    /// Calls `f` with each legal move of the side to move; stops when `f` breaks.
+    #[inline]
+    pub fn for_each_move<B>(&self, mut f: impl FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B> {
+        self.state.generate(&self.rules, self.state.side, &mut f)
+    }
+
+    /// Calls `f` with each move `player` could make if it were to move.
+    pub fn for_each_move_of<B>(
+        &self,
+        player: Player,
+        mut f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        self.state.generate(&self.rules, player, &mut f)
+    }
+
+    /// Appends the legal moves of the side to move to `list`.
+    #[inline]
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        let _ = self.for_each_move(|m| {
+            list.push(m);
+            ControlFlow::<()>::Continue(())
+        });
+    }
+
+    /// The legal moves of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list
+    }
+
+    /// The moves `player` could make if it were to move (as seed 004's `get_valid_moves`).
+    pub fn moves_of(&self, player: Player) -> MoveList {
+        let mut list = MoveList::new();
+        let _ = self.for_each_move_of(player, |m| {
+            list.push(m);
+            ControlFlow::<()>::Continue(())
+        });
+        list
+    }
+
+    /// The legal moves of the piece on `cell`, if it belongs to the side to move.
+    pub fn moves_from(&self, cell: Cell) -> MoveList {
+        let mut list = MoveList::new();
+        if self.rules.must_capture {
+            // Whether this piece's quiet moves are legal depends on every other piece.
+            for m in self.legal_moves().iter().filter(|m| m.from() == cell) {
+                list.push(m);
+            }
+            return list;
+        }
+        if self.state.outcome.is_none()
+            && let Some(p) = self.piece_at(cell)
+            && p.owner() == self.state.side
+        {
+            let _ = self
+                .state
+                .generate_from(&self.rules, p.owner(), cell, &mut |m| {
+                    list.push(m);
+                    ControlFlow::<()>::Continue(())
+                });
+        }
+        list
+    }
+
+    /// Plays a move that was generated for this position, returning what [`Position::unmake`]
+    /// needs to take it back. Playing any other move leaves the position inconsistent; use
+    /// [`crate::Game::play`] for moves from outside.
+    #[inline]
+    pub fn make(&mut self, m: Move) -> Undo {
+        let Position { rules, state } = self;
+        state.make(rules, m)
+    }
+
+    /// Takes back the last move made.
+    #[inline]
+    pub fn unmake(&mut self, m: Move, undo: Undo) {
+        let Position { rules, state } = self;
+        state.unmake(rules, m, undo)
+    }
+
+    /// Counts the move sequences of length `depth` (a finished game has no moves). Makes and
+    /// takes back every move, down to depth 0, as engines' perft does.
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        let Position { rules, state } = self;
+        match (depth, rules.lean) {
+            (0, _) => 1,
+            (_, true) => state.perft::<Lean, false>(rules, depth),
+            (_, false) => state.perft::<Full, false>(rules, depth),
+        }
+    }
+
+    /// As [`Position::perft`], but counts the moves at the last ply without making them.
+    pub fn perft_bulk(&mut self, depth: u32) -> u64 {
+        let Position { rules, state } = self;
+        match (depth, rules.lean) {
+            (0, _) => 1,
+            (_, true) => state.perft::<Lean, true>(rules, depth),
+            (_, false) => state.perft::<Full, true>(rules, depth),
+        }
+    }
+
+    /// Plays uniformly random legal moves until the game ends, no move is left, or `max_plies`
+    /// are played; `pick(n)` must return an index below `n`. The position is restored after.
+    pub fn playout(&mut self, pick: &mut impl FnMut(usize) -> usize, max_plies: u32) -> Playout {
+        let Position { rules, state } = self;
+        if rules.lean {
+            state.playout::<Lean>(rules, pick, max_plies)
+        } else {
+            state.playout::<Full>(rules, pick, max_plies)
+        }
+    }
+}
+
+/// The result of [`Position::playout`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// Plies played.
+    pub plies: u32,
+    /// How the game ended, if it did.
+    pub outcome: Option<Outcome>,
+    /// Whether the ply cap stopped it.
+    pub capped: bool,
+}

@@ -1,0 +1,187 @@
+//! What a front end hands over: the unchecked description of a game, [`RulesSpec`], and the
+//! problems the compiler finds in it, located by [`Site`].
+//!
+//! Nothing here is read during play: [`crate::Rules::new`] compiles a spec into tables and keeps
+//! only the names it needs to talk about the game.
+
+use crate::cell::Cell;
+use crate::expr::Expr;
+pub use crate::facts::{PlayerSpec, ZoneCells, ZoneSpec};
+use crate::geometry::{DirSet, Geometry};
+use crate::piece::{KindId, PLAYERS, Piece};
+
+/// Whether a move pattern may capture by moving onto an enemy piece.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CaptureMode {
+    /// Onto an empty cell, or onto an enemy piece that may be captured.
+    Any,
+    /// Only onto an empty cell.
+    Quiet,
+    /// Only onto an enemy piece that may be captured.
+    Capturing,
+}
+
+/// The geometric pattern of a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pattern {
+    /// One cell in one of the directions.
+    Step,
+    /// Straight across a run of one or more cells of a zone, to the first cell beyond it.
+    Jump {
+        /// The zone crossed.
+        zone: usize,
+        /// Evaluated for each jumped cell (`cell`, `occupant`, `mover`): true blocks the jump.
+        blocked: Option<Expr>,
+    },
+    /// Over an adjacent enemy piece onto the empty cell beyond it, capturing the piece.
+    Hop {
+        /// An extra condition on the piece hopped over (`target`), besides the capture rules.
+        over: Option<Expr>,
+        /// Whether the same piece may hop again in the same move.
+        chain: bool,
+        /// With `chain`: whether a chain must go on while another hop is possible (the
+        /// player still chooses which chain); otherwise it may stop after any hop.
+        complete: bool,
+    },
+}
+
+/// One way a kind of piece moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveSpec {
+    /// How the designer wrote it, for messages (`step orthogonal`).
+    pub text: String,
+    /// The pattern.
+    pub pattern: Pattern,
+    /// The absolute directions, for each player (relative directions already resolved).
+    pub dirs: [DirSet; PLAYERS],
+    /// Whether it captures by displacement.
+    pub mode: CaptureMode,
+    /// An extra condition for this pattern alone, in the scope of enter rules.
+    pub condition: Option<Expr>,
+}
+
+/// A kind of piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KindSpec {
+    /// Name, as in `Lion`.
+    pub name: String,
+    /// Letter that ends the piece's code, as in `L` for `AL`.
+    pub letter: String,
+    /// Values of the game's attributes, in the order of [`RulesSpec::attributes`].
+    pub attrs: Vec<i64>,
+    /// Indices of the tags this kind has, into [`RulesSpec::tags`].
+    pub tags: Vec<usize>,
+    /// How it moves.
+    pub moves: Vec<MoveSpec>,
+    /// What it turns into on reaching a zone.
+    pub promotion: Option<Promotion>,
+}
+
+/// A piece changing kind when it ends a move (or a hop of a chain) in a zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Promotion {
+    /// The kind it becomes.
+    pub to: KindId,
+    /// The zone; for an owned zone, the part of the piece's owner.
+    pub zone: usize,
+    /// Whether reaching the zone ends a hop chain there.
+    pub ends_chain: bool,
+}
+
+/// A named predicate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedRule {
+    /// The name a rejected move reports.
+    pub name: String,
+    /// The predicate.
+    pub expr: Expr,
+}
+
+/// What an end rule decides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndResult {
+    /// This player (an expression over `player` and `opponent`) wins.
+    Winner(Expr),
+    /// Nobody wins.
+    Draw,
+}
+
+/// A condition that ends the game, checked after every move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndSpec {
+    /// Name, for messages.
+    pub name: String,
+    /// The condition, seen from the player who has just moved.
+    pub when: Expr,
+    /// The result.
+    pub result: EndResult,
+}
+
+/// Everything a game is, unchecked. A front end (the rules language) fills it in and
+/// [`Rules::new`] checks and compiles it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesSpec {
+    /// The game's name.
+    pub name: String,
+    /// The board.
+    pub geometry: Geometry,
+    /// The two players, the first to move first.
+    pub players: [PlayerSpec; PLAYERS],
+    /// Zones.
+    pub zones: Vec<ZoneSpec>,
+    /// Names of integer attributes every kind has.
+    pub attributes: Vec<String>,
+    /// Names of tags a kind may have.
+    pub tags: Vec<String>,
+    /// Kinds of pieces.
+    pub kinds: Vec<KindSpec>,
+    /// Rules every move's destination must satisfy.
+    pub enter: Vec<NamedRule>,
+    /// Rules every capture must satisfy.
+    pub capture: Vec<NamedRule>,
+    /// Rules every placement must satisfy (`mover` is the piece, `to` the cell).
+    pub place: Vec<NamedRule>,
+    /// End rules, in order: the first that holds decides.
+    pub end: Vec<EndSpec>,
+    /// The standard starting position.
+    pub setup: Vec<(Piece, Cell)>,
+    /// Whether a player who can capture must (only capturing moves are then legal).
+    pub must_capture: bool,
+}
+
+/// Where in the spec a problem lies, so that a front end can point at its source.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// An enter rule, by index.
+    Enter(usize),
+    /// A capture rule, by index.
+    Capture(usize),
+    /// A place rule, by index.
+    Place(usize),
+    /// An end rule's condition, by index.
+    End(usize),
+    /// An end rule's winner, by index.
+    Winner(usize),
+    /// A move pattern of a kind: (kind, index in its moves).
+    Move(usize, usize),
+    /// A piece of the setup, by index.
+    Setup(usize),
+    /// A kind, by index.
+    Kind(usize),
+    /// A zone, by index.
+    Zone(usize),
+    /// The players.
+    Players,
+    /// The game as a whole.
+    Game,
+}
+
+/// A problem found while checking or compiling a [`RulesSpec`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RulesError {
+    /// Where.
+    pub site: Site,
+    /// What, in words.
+    pub message: String,
+}

@@ -1,0 +1,243 @@
+//! The records that play reads: precomputed targets, step groups, capture and blocking bit
+//! tables, compiled end rules. The compiler ([`crate::compile`]) writes them; generation,
+//! make/unmake and the end checks read them.
+
+use crate::cell::{CellSet, MAX_CELLS};
+use crate::expr::{BinOp, Expr};
+use crate::piece::{KindId, PLAYERS, Player};
+use crate::spec::CaptureMode;
+use crate::status::Outcome;
+
+/// Kinds of precomputed targets.
+pub(crate) const STEP: u8 = 0;
+pub(crate) const JUMP: u8 = 1;
+pub(crate) const HOP: u8 = 2;
+
+/// One precomputed destination of one move pattern from one cell.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Target {
+    pub to: u8,
+    /// For a hop: the cell hopped over.
+    pub over: u8,
+    /// Index into [`Rules::moves`].
+    pub rule: u8,
+    pub kind: u8,
+    pub dir: u8,
+    /// For a jump: the jumped cells, `jumped[start..start + len]`.
+    pub jumped_len: u8,
+    pub jumped_start: u16,
+    /// [`QUIET`], [`CAPTURE`], [`SLOW`], [`BLOCKABLE`].
+    pub flags: u8,
+    /// Bit index into [`Rules::cap_bits`] for "no piece" (add `target code * cap_stride`).
+    pub cap_base: u32,
+    pub cap_stride: u32,
+}
+
+/// The target may move onto an empty cell.
+pub(crate) const QUIET: u8 = 1;
+/// The target may move onto (or hop over) an enemy piece, subject to the capture table.
+pub(crate) const CAPTURE: u8 = 2;
+/// Some predicate of this target's pattern reads the position: take the interpreted path.
+pub(crate) const SLOW: u8 = 4;
+/// The jump has a blocking table to consult for each jumped cell.
+pub(crate) const BLOCKABLE: u8 = 8;
+/// The hop may be chained.
+pub(crate) const CHAIN: u8 = 16;
+/// The target is a hop.
+pub(crate) const HOPS: u8 = 32;
+
+/// A jumped cell with its precomputed index into [`Rules::block_bits`] (add the occupant's
+/// code).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Jumped {
+    pub cell: u8,
+    pub block_base: u32,
+}
+
+#[inline]
+pub(crate) fn bit(bits: &[u64], i: usize) -> bool {
+    bits[i >> 6] & (1 << (i & 63)) != 0
+}
+
+/// A bit table over up to five indices, with zero strides for the indices an expression does
+/// not read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BitTable {
+    pub(crate) bits: Vec<u64>,
+    pub(crate) strides: [usize; 5],
+}
+
+impl BitTable {
+    #[inline]
+    pub(crate) fn index(&self, keys: [usize; 5]) -> usize {
+        keys[0] * self.strides[0]
+            + keys[1] * self.strides[1]
+            + keys[2] * self.strides[2]
+            + keys[3] * self.strides[3]
+            + keys[4] * self.strides[4]
+    }
+
+    pub(crate) fn set(&mut self, keys: [usize; 5]) {
+        let i = self.index(keys);
+        self.bits[i >> 6] |= 1 << (i & 63);
+    }
+}
+
+/// A predicate compiled to a table where possible, with the rest kept for evaluation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Check {
+    /// None when the static part is not tabulated (too large): then `dynamic` holds it all.
+    pub table: Option<BitTable>,
+    pub dynamic: Vec<Expr>,
+}
+
+/// A compiled move pattern.
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledMove {
+    pub kind: KindId,
+    pub index: usize,
+    pub mode: CaptureMode,
+    pub chain: bool,
+    pub complete: bool,
+    pub capture: Check,
+    pub blocked: Check,
+    /// Enter rules that read the position, checked during generation.
+    pub dynamic_enter: Vec<Expr>,
+}
+
+/// How a compiled end rule is tested.
+#[derive(Clone, Debug)]
+pub(crate) enum EndCheck {
+    /// The moved piece arrived on one of these cells (per piece code).
+    Arrive(Vec<CellSet>),
+    /// A piece count compared with a constant: (whose count, relative or fixed), kind, op, n.
+    Count(Who, Option<KindId>, BinOp, i64),
+    /// Resolved when the next player's move list is empty.
+    Deferred,
+    /// Evaluated after each move.
+    Dynamic(Expr),
+}
+
+/// A player named relative to the one who has just moved, or absolutely.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Who {
+    Mover,
+    Opponent,
+    Fixed(Player),
+}
+
+impl Who {
+    #[inline]
+    pub fn resolve(self, mover: Player) -> Player {
+        match self {
+            Who::Mover => mover,
+            Who::Opponent => mover.other(),
+            Who::Fixed(p) => p,
+        }
+    }
+}
+
+/// An end rule tested after every move, laid out flat for the loop in `make`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Eager {
+    pub index: u8,
+    pub test: EagerTest,
+    pub result: [Outcome; PLAYERS],
+}
+
+/// How an eager end rule is tested.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum EagerTest {
+    /// A piece count within `lo..=hi`: `at` is the counter's index for each moving player.
+    Count {
+        at: [u16; PLAYERS],
+        lo: i64,
+        hi: i64,
+    },
+    /// The ply clock compared with a constant.
+    Clock(BinOp, i64),
+    /// Interpreted.
+    Dynamic,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledEnd {
+    pub check: EndCheck,
+    /// The result, by the player who has just moved.
+    pub result: [Outcome; PLAYERS],
+}
+
+/// A table by piece byte, then cell: indexed by a `u8` code and a `u8` cell, it needs no
+/// bounds check. Rows past the rules' piece codes stay at their fill value.
+pub(crate) type CodeTable<T> = [[T; MAX_CELLS]; 256];
+
+pub(crate) fn code_table<T: Copy>(fill: T) -> Box<CodeTable<T>> {
+    vec![[fill; MAX_CELLS]; 256]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has 256 rows"))
+}
+
+/// "No rule" in the byte tables.
+pub(crate) const NONE: u8 = u8::MAX;
+
+/// The most cells a board may have for its plain targets to become masks.
+pub(crate) const MASK_CELLS: usize = 64;
+
+/// The plain targets of one move pattern from one cell, for one piece code.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct StepGroup {
+    /// Destinations that may be entered when empty.
+    pub quiet: u64,
+    /// Destinations that may be entered when an enemy piece stands there, subject to the
+    /// capture table.
+    pub capture: u64,
+    /// Bit index into [`crate::rules::Rules::cap_bits`] for this piece, origin class and
+    /// destination class 0, with no target piece.
+    pub cap_from: u32,
+    /// What one more destination class adds to the bit index.
+    pub cap_class: u32,
+    /// What one more target piece code adds to the bit index.
+    pub cap_piece: u32,
+    /// Index into [`crate::rules::Rules::moves`].
+    pub rule: u8,
+}
+
+/// Where the moves of one piece code from one cell are: its step groups and its other targets.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Slot {
+    /// A copy of the first step group (empty masks when there is none), so that a piece with
+    /// one pattern of plain steps finds its moves with a single load.
+    pub first: StepGroup,
+    /// When every listed target is a hop read from tables ([`Slot::hops_only`]): the cells
+    /// hopped over, one of which must hold an enemy piece for any of them to be legal. A piece
+    /// with no enemy next to it skips its hops with one test.
+    pub hopped: u64,
+    /// Start of the listed targets in [`crate::rules::Rules::targets`].
+    pub start: u32,
+    /// Start of the step groups in [`crate::rules::Rules::groups`].
+    pub group_start: u32,
+    /// Number of listed targets.
+    pub len: u16,
+    /// Number of step groups.
+    pub groups: u16,
+    /// Whether every listed target is a hop read from tables (on a board of at most 64 cells).
+    pub hops_only: bool,
+    /// Whether there is more than [`Slot::first`]: other groups, or listed targets.
+    pub more: bool,
+}
+
+/// Whether a target's legality depends only on the occupant of its destination.
+pub(crate) fn is_plain(t: &Target) -> bool {
+    t.flags & (SLOW | HOPS | BLOCKABLE) == 0 && t.flags & (QUIET | CAPTURE) != 0
+}
+
+/// Whether a target is a hop whose legality is read from tables: it needs an enemy piece on
+/// the cell it hops over.
+pub(crate) fn is_table_hop(t: &Target) -> bool {
+    t.kind == HOP && t.flags & SLOW == 0
+}
+
+/// A capture table's place and strides (piece, origin class, target code, hopped-cell class,
+/// destination class), as laid out by the rule compiler; `None` for "always allowed".
+pub(crate) type CapLayout = Option<(usize, [usize; 5])>;
