@@ -4,10 +4,10 @@
 mod common;
 
 use common::{game, moves, play};
-use ply_kernel::{Game, MoveError, Outcome, Player, Reason, Status};
+use ply_kernel::{Game, MoveErrorKind, Outcome, Player, Reason, Status};
 
-const RABBIT: Player = Player(0);
-const CAT: Player = Player(1);
+const RABBIT: Player = Player::FIRST;
+const CAT: Player = Player::SECOND;
 
 fn packs() -> [(bool, std::sync::Arc<ply_kernel::Rules>); 2] {
     [
@@ -35,13 +35,13 @@ fn valid_moves_at_the_start_for_both_players() {
         assert_eq!(g.side_to_move(), RABBIT);
         // Each rabbit on row 1 may step up; the two end rabbits... only b1 may step left.
         assert_eq!(
-            texts(&rules, g.moves_of(RABBIT)),
+            texts(&rules, g.moves_of(RABBIT).unwrap()),
             vec![
                 "b1-a1", "b1-b2", "c1-c2", "d1-d2", "e1-e2", "f1-f2", "g1-g2"
             ]
         );
         assert_eq!(
-            texts(&rules, g.moves_of(CAT)),
+            texts(&rules, g.moves_of(CAT).unwrap()),
             vec!["c7-b7", "c7-c6", "c7-d7", "e7-d7", "e7-e6", "e7-f7"]
         );
     }
@@ -76,16 +76,7 @@ fn a_cat_hops_a_rabbit_and_removes_it() {
             "RABBIT",
         );
         let err = play(&mut g, "d3-d4").unwrap_err();
-        assert!(
-            matches!(
-                err,
-                MoveError::Illegal {
-                    reason: Reason::NotEmpty { .. },
-                    ..
-                }
-            ),
-            "{err}"
-        );
+        assert!(matches!(err.reason(), Some(Reason::NotEmpty(_))), "{err}");
     }
 }
 
@@ -175,7 +166,10 @@ fn a_refused_move_leaves_everything_unchanged() {
             );
         }
         let err = play(&mut g, "c7-c6").unwrap_err();
-        assert!(matches!(err, MoveError::NotYours { .. }), "{err}");
+        assert!(
+            matches!(err.kind(), MoveErrorKind::NotYours { .. }),
+            "{err}"
+        );
     }
 }
 
@@ -220,16 +214,7 @@ fn hop_chains_with_the_option_on_and_off() {
             assert!(all.iter().all(|m| m.matches('x').count() <= 1), "{all:?}");
             let mut g = g.clone();
             let err = play(&mut g, "c3xc5xe5").unwrap_err();
-            assert!(
-                matches!(
-                    err,
-                    MoveError::Illegal {
-                        reason: Reason::Chain(_),
-                        ..
-                    }
-                ),
-                "{err}"
-            );
+            assert!(matches!(err.reason(), Some(Reason::Chain(_))), "{err}");
         }
     }
 }

@@ -238,7 +238,7 @@ impl Board {
         if self.clock >= 40 {
             Some(Outcome::Draw)
         } else if self.moves().is_empty() {
-            Some(Outcome::Win(Player(1 - self.side)))
+            Some(Outcome::Win(Player::new(1 - self.side as usize).unwrap()))
         } else {
             None
         }
@@ -266,7 +266,7 @@ use common::Rng;
 
 fn path_of(rules: &Rules, m: &Move) -> Path {
     let g = rules.geometry();
-    m.path(rules)
+    m.path(rules.geometry())
         .iter()
         .map(|c| (g.row(*c) as u8, g.col(*c) as u8))
         .collect()
@@ -276,6 +276,7 @@ fn path_of(rules: &Rules, m: &Move) -> Path {
 fn kernel_moves(pos: &Position) -> Vec<(Move, Path)> {
     let rules = pos.rules().clone();
     pos.legal_moves()
+        .unwrap()
         .iter()
         .map(|m| (m, path_of(&rules, &m)))
         .collect()
@@ -294,7 +295,7 @@ fn kernel_board(pos: &Position) -> Board {
     }
     Board {
         cells,
-        side: pos.side_to_move().0,
+        side: pos.side_to_move().index() as u8,
         clock: u32::from(pos.clock()),
     }
 }
@@ -384,7 +385,7 @@ fn compare(pos: &Position, ours: &Board, here: &str, tally: &mut Tally) -> Vec<(
     tally.same_ends += usize::from(ends.len() < mine.len());
     match ours.outcome() {
         Some(Outcome::Draw) => tally.draws += 1,
-        Some(Outcome::Win(p)) => tally.wins[p.0 as usize] += 1,
+        Some(Outcome::Win(p)) => tally.wins[p.index()] += 1,
         None => {}
     }
     kernel
@@ -403,7 +404,7 @@ fn play_both(
     t.crownings += usize::from(crowns);
     t.crowning_jumps += usize::from(crowns && path[0].0.abs_diff(path[1].0) == 2);
     t.played_multi_jumps += usize::from(path.len() > 2);
-    pos.make(m);
+    pos.make_unchecked(m);
     ours.play(path);
     assert_eq!(
         kernel_board(pos),
@@ -527,7 +528,7 @@ fn random_dense_positions_agree_with_an_independent_generator() {
             assert_eq!(pos.outcome(), ours.outcome(), "after {path:?}: {here}");
             match ours.outcome() {
                 Some(Outcome::Draw) => ends_after[2] += 1,
-                Some(Outcome::Win(p)) => ends_after[p.0 as usize] += 1,
+                Some(Outcome::Win(p)) => ends_after[p.index()] += 1,
                 None => {}
             }
         }

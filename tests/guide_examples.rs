@@ -18,8 +18,7 @@
 
 mod common;
 
-use ply_kernel::spec::Pattern;
-use ply_kernel::{Game, MoveError, Outcome, Player, Status, move_text, parse_path};
+use ply_kernel::{Game, Outcome, Status, move_text, parse_path};
 use std::sync::Arc;
 
 /// A fenced block of the guide.
@@ -252,12 +251,13 @@ fn there_is_a_complete_pack_for_each_kind_of_move_pattern() {
             continue;
         }
         let pack = load_ok(b);
-        for kind in &pack.rules.spec().kinds {
-            for m in &kind.moves {
-                match m.pattern {
-                    Pattern::Step => step = true,
-                    Pattern::Jump { .. } => jump = true,
-                    Pattern::Hop { .. } => hop = true,
+        for kind in pack.rules.kinds() {
+            for m in pack.rules.patterns_of(kind) {
+                match m.split_whitespace().next() {
+                    Some("step") => step = true,
+                    Some("jump") => jump = true,
+                    Some("hop") => hop = true,
+                    _ => {}
                 }
             }
         }
@@ -321,10 +321,9 @@ fn the_walk_through_ends_with_a_complete_pack() {
     assert_eq!(chain.value, ply_lang::OptionValue::Bool(true));
     assert!(
         pack.rules
-            .spec()
-            .capture
+            .rule_names(ply_kernel::Section::Capture)
             .iter()
-            .all(|r| r.name != "dry-feet")
+            .all(|r| r != "dry-feet")
     );
 }
 
@@ -387,7 +386,7 @@ fn replay(rules: &Arc<ply_kernel::Rules>, b: &Block) {
         let before = game.position().to_position_string();
         let result = game.play_path(Some(player), &path);
         if let Some(why) = rest.strip_prefix("refused:") {
-            let err: MoveError = match result {
+            let err: ply_kernel::MoveError = match result {
                 Ok(s) => panic!("{at}: `{mv}` was accepted ({s:?}), but should be refused"),
                 Err(e) => e,
             };
@@ -404,7 +403,7 @@ fn replay(rules: &Arc<ply_kernel::Rules>, b: &Block) {
             "{at}: the move is written differently"
         );
         let expected = if rest.is_empty() {
-            Status::ToMove(Player(1 - player.0))
+            Status::ToMove(player.other())
         } else if rest == "draw" {
             Status::Over(Outcome::Draw)
         } else if let Some(name) = rest.strip_suffix(" wins") {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{game, play};
-use ply_kernel::{Game, MoveError, Outcome, Piece, Player, Reason, Status};
+use ply_kernel::{Game, MoveErrorKind, Outcome, Piece, Player, Reason, Status};
 
 const BOTH: [&str; 2] = ["jungle.toml", "jungle_simplified.toml"];
 
@@ -22,7 +22,7 @@ fn placing_all_sixteen_pieces_gives_the_standard_setup() {
         let rules = common::pack(pack, &[]);
         let mut g = Game::empty(rules.clone());
         let core = rules.core();
-        for (piece, cell) in &rules.spec().setup {
+        for (piece, cell) in rules.setup() {
             let p = Piece::new(
                 core.kind_by_name(core.kind_name(piece.kind())).unwrap(),
                 piece.owner(),
@@ -46,10 +46,10 @@ fn lion_jumps_the_river_and_captures() {
         let rules = common::pack(pack, &[]);
         // Seed 000's example: the lion on a6 jumps across b6:c6 onto the dog on d6, B's last piece.
         let mut g = game(&rules, &[("a6", "AL"), ("d6", "BD")], "A");
-        assert!(g.legal_moves().iter().any(|m| m.is_capture()));
+        assert!(g.legal_moves().unwrap().iter().any(|m| m.is_capture()));
         assert_eq!(
             play(&mut g, "a6xd6"),
-            Ok(Status::Over(Outcome::Win(Player(0)))),
+            Ok(Status::Over(Outcome::Win(Player::FIRST))),
             "{pack}"
         );
         assert_eq!(
@@ -65,7 +65,7 @@ fn lion_jumps_the_river_and_captures() {
             "{pack}: {:?}",
             common::moves(&g)
         );
-        assert_eq!(play(&mut g, "b7-b3"), Ok(Status::ToMove(Player(1))));
+        assert_eq!(play(&mut g, "b7-b3"), Ok(Status::ToMove(Player::SECOND)));
     }
 }
 
@@ -92,7 +92,7 @@ fn a_rat_in_the_water_blocks_the_jump_then_moves_away() {
         let before = g.position().to_position_string();
         let reason = common::refused(&mut g, "d4-a4");
         assert!(
-            matches!(reason, Reason::Blocked { ref cell, .. } if cell == "b4"),
+            matches!(reason, Reason::Blocked(_, cell) if cell == common::cells(&rules, "b4")[0]),
             "{pack}: {reason:?}"
         );
         assert_eq!(
@@ -102,12 +102,12 @@ fn a_rat_in_the_water_blocks_the_jump_then_moves_away() {
         );
         play(&mut g, "g2-g1").unwrap();
         play(&mut g, "b4-b5").unwrap();
-        assert_eq!(play(&mut g, "d4-a4"), Ok(Status::ToMove(Player(0))));
+        assert_eq!(play(&mut g, "d4-a4"), Ok(Status::ToMove(Player::FIRST)));
         // A rat of the lion's own side blocks too.
         let mut g = game(&rules, &[("c5", "BR"), ("d5", "BL"), ("a9", "AD")], "B");
         assert!(matches!(
             common::refused(&mut g, "d5-a5"),
-            Reason::Blocked { .. }
+            Reason::Blocked(..)
         ));
     }
 }
@@ -119,11 +119,11 @@ fn only_the_rat_enters_water_and_nobody_its_own_den() {
         let mut g = game(&rules, &[("e3", "BP"), ("d2", "BD"), ("a9", "AR")], "B");
         assert_eq!(
             common::refused(&mut g, "e3-e4"),
-            Reason::Enter("only-swimmers-in-water".into())
+            Reason::Enter(common::rule(&g, "only-swimmers-in-water"))
         );
         assert_eq!(
             common::refused(&mut g, "d2-d1"),
-            Reason::Enter("not-own-den".into())
+            Reason::Enter(common::rule(&g, "not-own-den"))
         );
         let mut g = game(&rules, &[("a9", "AR"), ("g1", "BD")], "A");
         play(&mut g, "a9-b9").unwrap();
@@ -137,11 +137,14 @@ fn entering_the_enemy_den_wins() {
         let mut g = game(&rules, &[("d2", "AW"), ("a9", "BR"), ("g9", "BE")], "A");
         assert_eq!(
             play(&mut g, "d2-d1"),
-            Ok(Status::Over(Outcome::Win(Player(0))))
+            Ok(Status::Over(Outcome::Win(Player::FIRST)))
         );
         // Nothing moves afterwards.
-        assert_eq!(play(&mut g, "a9-a8"), Err(MoveError::GameOver));
-        assert!(g.legal_moves().is_empty());
+        assert!(matches!(
+            play(&mut g, "a9-a8").map_err(|e| e.kind()),
+            Err(MoveErrorKind::GameOver(_))
+        ));
+        assert!(g.legal_moves().unwrap().is_empty());
     }
 }
 
@@ -156,7 +159,7 @@ fn rank_decides_and_equal_ranks_capture() {
         );
         assert_eq!(
             common::refused(&mut g, "a5xa4"),
-            Reason::Capture("rank-decides".into())
+            Reason::Capture(common::rule(&g, "rank-decides"))
         );
         let mut g = game(&rules, &[("a5", "AD"), ("a4", "BD"), ("g1", "BE")], "A");
         assert!(play(&mut g, "a5xa4").is_ok(), "{pack}: equal ranks capture");
@@ -180,13 +183,13 @@ fn a_piece_in_an_enemy_trap_has_rank_zero() {
         );
         assert_eq!(
             common::refused(&mut g, "d2xc2"),
-            Reason::Capture("rank-decides".into())
+            Reason::Capture(common::rule(&g, "rank-decides"))
         );
         // ... while in its own trap a piece keeps its rank: B's rat cannot take A's cat there.
         let mut g = game(&rules, &[("d8", "AC"), ("c8", "BR"), ("a1", "BT")], "B");
         assert_eq!(
             common::refused(&mut g, "c8xd8"),
-            Reason::Capture("rank-decides".into())
+            Reason::Capture(common::rule(&g, "rank-decides"))
         );
     }
 }
@@ -205,7 +208,7 @@ fn the_rat_takes_the_elephant_from_land_only_in_standard_jungle() {
     let mut g = game(&standard, &pieces, "A");
     assert_eq!(
         common::refused(&mut g, "b4xb3"),
-        Reason::Capture("same-element".into())
+        Reason::Capture(common::rule(&g, "same-element"))
     );
     let mut g = game(&simplified, &pieces, "A");
     assert!(play(&mut g, "b4xb3").is_ok());
@@ -214,7 +217,7 @@ fn the_rat_takes_the_elephant_from_land_only_in_standard_jungle() {
         let mut g = game(rules, &[("c1", "AR"), ("b1", "BE"), ("g9", "BL")], "A");
         assert_eq!(
             common::refused(&mut g, "c1xb1"),
-            Reason::Capture("rank-decides".into())
+            Reason::Capture(common::rule(&g, "rank-decides"))
         );
     }
 }
@@ -227,7 +230,7 @@ fn the_elephant_never_takes_the_rat_except_in_a_simplified_trap() {
         let mut g = game(rules, &[("a5", "AE"), ("a4", "BR"), ("g1", "BL")], "A");
         assert_eq!(
             common::refused(&mut g, "a5xa4"),
-            Reason::Capture("elephant-spares-rat".into())
+            Reason::Capture(common::rule(&g, "elephant-spares-rat"))
         );
     }
     // B's rat stands in A's trap d8; A's elephant on d7 attacks it.
@@ -235,7 +238,7 @@ fn the_elephant_never_takes_the_rat_except_in_a_simplified_trap() {
     let mut g = game(&standard, &pieces, "A");
     assert_eq!(
         common::refused(&mut g, "d7xd8"),
-        Reason::Capture("elephant-spares-rat".into())
+        Reason::Capture(common::rule(&g, "elephant-spares-rat"))
     );
     let mut g = game(&simplified, &pieces, "A");
     assert!(play(&mut g, "d7xd8").is_ok());
@@ -255,7 +258,7 @@ fn water_rules_for_rats() {
     let mut g = game(&standard, &pieces, "A");
     assert_eq!(
         common::refused(&mut g, "a4xb4"),
-        Reason::Capture("same-element".into())
+        Reason::Capture(common::rule(&g, "same-element"))
     );
     let mut g = game(&simplified, &pieces, "A");
     assert!(play(&mut g, "a4xb4").is_ok());
@@ -264,7 +267,7 @@ fn water_rules_for_rats() {
     let mut g = game(&standard, &pieces, "A");
     assert_eq!(
         common::refused(&mut g, "b4xa4"),
-        Reason::Capture("same-element".into())
+        Reason::Capture(common::rule(&g, "same-element"))
     );
     let mut g = game(&simplified, &pieces, "A");
     assert!(play(&mut g, "b4xa4").is_ok());
@@ -277,7 +280,7 @@ fn taking_the_last_piece_wins_and_a_stuck_player_loses_only_in_standard() {
         let mut g = game(&rules, &[("a5", "AT"), ("a4", "BW")], "A");
         assert_eq!(
             play(&mut g, "a5xa4"),
-            Ok(Status::Over(Outcome::Win(Player(0))))
+            Ok(Status::Over(Outcome::Win(Player::FIRST)))
         );
     }
     // B's rat in the corner a1 is walled in: its neighbours a2 and b1 hold A pieces it
@@ -285,11 +288,11 @@ fn taking_the_last_piece_wins_and_a_stuck_player_loses_only_in_standard() {
     let pieces = [("a2", "AL"), ("b1", "AT"), ("g9", "AD"), ("a1", "BR")];
     let standard = common::pack("jungle.toml", &[]);
     let g = game(&standard, &pieces, "B");
-    assert!(g.legal_moves().is_empty());
-    assert_eq!(g.outcome(), Some(Outcome::Win(Player(0))));
+    assert!(g.legal_moves().unwrap().is_empty());
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::FIRST)));
     let simplified = common::pack("jungle_simplified.toml", &[]);
     let g = game(&simplified, &pieces, "B");
-    assert!(g.legal_moves().is_empty());
+    assert!(g.legal_moves().unwrap().is_empty());
     assert_eq!(g.outcome(), None, "the simplified game is stuck, not over");
 }
 
@@ -300,15 +303,18 @@ fn moves_of_one_piece_and_of_a_player() {
     let lion = common::cells(&rules, "a9")[0];
     let mut from: Vec<String> = g
         .moves_from(lion)
+        .unwrap()
         .iter()
         .map(|m| ply_kernel::move_text(&rules, &m))
         .collect();
     from.sort();
     assert_eq!(from, vec!["a9-a8", "a9-b9"]);
     // B's moves, as if B were to move, although A is.
-    assert_eq!(g.moves_of(Player(1)).len(), 24);
+    assert_eq!(g.moves_of(Player::SECOND).unwrap().len(), 24);
     assert!(
-        g.moves_from(common::cells(&rules, "a1")[0]).is_empty(),
+        g.moves_from(common::cells(&rules, "a1")[0])
+            .unwrap()
+            .is_empty(),
         "not B's turn"
     );
 }

@@ -74,26 +74,26 @@ fn generation_make_and_unmake_do_not_allocate() {
             let mut plies = 0;
             while plies < 300 {
                 list.clear();
-                pos.legal_moves_into(&mut list);
+                pos.legal_moves_into(&mut list).unwrap();
                 if list.is_empty() {
                     break;
                 }
                 // Every move is made and taken back, then one is played.
                 for m in list.iter() {
-                    let u = pos.make(m);
-                    pos.unmake(m, u);
+                    let u = pos.make_unchecked(m);
+                    pos.unmake_unchecked(m, u);
                 }
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
                 let m = list.get((state % list.len() as u64) as usize).unwrap();
-                undo[plies] = Some(pos.make(m));
+                undo[plies] = Some(pos.make_unchecked(m));
                 made.push(m);
                 plies += 1;
             }
             while let Some(m) = made.pop() {
                 plies -= 1;
-                pos.unmake(m, undo[plies].take().unwrap());
+                pos.unmake_unchecked(m, undo[plies].take().unwrap());
             }
             let after = allocations();
             assert_eq!(after, before, "{pack}: {} allocations", after - before);
@@ -115,8 +115,10 @@ fn perft_and_playouts_of_the_shipped_games_do_not_allocate() {
             (state % n as u64) as usize
         };
         let before = allocations();
-        let nodes = pos.perft(4) + pos.perft_bulk(4);
-        let plies: u32 = (0..50).map(|_| pos.playout(&mut pick, 1000).plies).sum();
+        let nodes = pos.perft(4).unwrap() + pos.perft_bulk(4).unwrap();
+        let plies: u32 = (0..50)
+            .map(|_| pos.playout(&mut pick, 1000).unwrap().plies)
+            .sum();
         let after = allocations();
         assert_eq!(after, before, "{pack}: {} allocations", after - before);
         assert!(nodes > 0 && plies > 0);

@@ -40,7 +40,7 @@ proptest! {
         let mut hashes = vec![game.position().hash()];
         let mut positions = vec![game.position().clone()];
         for c in &choices {
-            let moves = game.legal_moves();
+            let moves = game.legal_moves().unwrap();
             if moves.is_empty() {
                 break;
             }
@@ -50,18 +50,18 @@ proptest! {
             let by_callback: u64 = moves
                 .iter()
                 .map(|m| {
-                    let u = p.make(m);
-                    let n = p.legal_moves().len() as u64;
-                    p.unmake(m, u);
+                    let u = p.make_unchecked(m);
+                    let n = p.legal_moves().unwrap().len() as u64;
+                    p.unmake_unchecked(m, u);
                     n
                 })
                 .sum();
-            prop_assert_eq!(p.perft(1), moves.len() as u64);
-            prop_assert_eq!(p.perft(2), by_callback);
-            prop_assert_eq!(p.perft_bulk(2), by_callback);
+            prop_assert_eq!(p.perft(1).unwrap(), moves.len() as u64);
+            prop_assert_eq!(p.perft(2).unwrap(), by_callback);
+            prop_assert_eq!(p.perft_bulk(2).unwrap(), by_callback);
             // Every generated move is accepted: through its path, as an outsider would give it.
             let m = moves.get(*c as usize % moves.len()).unwrap();
-            let path = m.path(&rules);
+            let path = m.path(rules.geometry());
             prop_assert!(game.find_move(Some(game.side_to_move()), &path).is_ok());
             prop_assert!(game.play(m).is_ok());
             strings.push(game.position().to_position_string());
@@ -96,7 +96,7 @@ proptest! {
         let rules = all_packs().swap_remove(pack);
         let mut game = Game::new(rules.clone());
         for c in &choices {
-            let moves = game.legal_moves();
+            let moves = game.legal_moves().unwrap();
             if moves.is_empty() {
                 break;
             }
@@ -105,7 +105,7 @@ proptest! {
         let g = rules.geometry();
         let cells: Vec<Cell> = path.iter().filter_map(|(r, c)| g.cell(*r, *c)).collect();
         prop_assume!(cells.len() >= 2);
-        let legal = game.legal_moves().iter().any(|m| m.path(&rules).as_slice() == cells.as_slice()
+        let legal = game.legal_moves().unwrap().iter().any(|m| m.path(rules.geometry()).as_slice() == cells.as_slice()
             || (cells.len() == 2 && m.from() == cells[0] && m.to() == cells[1]));
         let before = (game.position().to_position_string(), game.position().hash(), game.history().count());
         let result = game.play_path(None, &cells);
@@ -127,7 +127,7 @@ proptest! {
             state ^= state << 17;
             (state % n as u64) as usize
         };
-        let p = pos.playout(&mut pick, 2000);
+        let p = pos.playout(&mut pick, 2000).unwrap();
         prop_assert!(p.plies <= 2000);
         prop_assert_eq!(pos.to_position_string(), before);
     }

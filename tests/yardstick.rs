@@ -14,9 +14,10 @@ fn our_moves(pos: &Position) -> Vec<Path> {
     let g = pos.rules().geometry();
     let mut out: Vec<Path> = pos
         .legal_moves()
+        .unwrap()
         .iter()
         .map(|m| {
-            m.path(pos.rules())
+            m.path(pos.rules().geometry())
                 .iter()
                 .map(|c| (g.row(*c) as u8, g.col(*c) as u8))
                 .collect()
@@ -44,7 +45,7 @@ fn compare(
             let ours = our_moves(&pos);
             assert_eq!(ours, theirs, "{pack} game {game} ply {ply}: {text}");
             let our_outcome = pos.outcome().map(|o| match o {
-                Outcome::Win(p) => Some(p.0),
+                Outcome::Win(p) => Some(p.index() as u8),
                 Outcome::Draw => None,
             });
             assert_eq!(
@@ -52,12 +53,12 @@ fn compare(
                 "{pack} game {game} ply {ply}: {text}"
             );
             positions += 1;
-            let moves = pos.legal_moves();
+            let moves = pos.legal_moves().unwrap();
             if moves.is_empty() {
                 break;
             }
             let m = moves.get(rng.below(moves.len())).unwrap();
-            let _ = pos.make(m);
+            let _ = pos.make_unchecked(m);
         }
     }
     positions
@@ -145,10 +146,10 @@ fn cats_and_rabbits_playouts_follow_the_hand_written_engine_move_for_move() {
         let mut theirs = CatsRabbits::start(multi);
         let (mut a, mut b) = (Rng(11), Rng(11));
         for game in 0..300 {
-            let o = ours.playout(&mut |n| a.below(n), 1000);
+            let o = ours.playout(&mut |n| a.below(n), 1000).unwrap();
             let t = theirs.playout(&mut |n| b.below(n), 1000);
             let winner = match o.outcome {
-                Some(Outcome::Win(p)) => Some(p.0),
+                Some(Outcome::Win(p)) => Some(p.index() as u8),
                 _ => None,
             };
             assert_eq!(

@@ -95,6 +95,7 @@ pub fn play(
 pub fn moves(game: &ply_kernel::Game) -> Vec<String> {
     let mut v: Vec<String> = game
         .legal_moves()
+        .unwrap()
         .iter()
         .map(|m| ply_kernel::move_text(game.rules(), &m))
         .collect();
@@ -127,8 +128,17 @@ pub fn refused(game: &mut ply_kernel::Game, path: &str) -> ply_kernel::Reason {
     let result = play(game, path);
     let after = (game.position().to_position_string(), game.position().hash());
     assert_eq!(after, before, "{path}: a refused move changed the position");
-    match result {
-        Err(ply_kernel::MoveError::Illegal { reason, .. }) => reason,
-        other => panic!("{path}: expected an illegal move, got {other:?}"),
+    match result.as_ref().map_err(|e| e.reason()) {
+        Err(Some(reason)) => reason,
+        _ => panic!("{path}: expected an illegal move, got {result:?}"),
     }
+}
+
+/// The enter or capture rule of the game's rules with this name.
+pub fn rule(game: &ply_kernel::Game, name: &str) -> ply_kernel::RuleId {
+    let rules = game.rules();
+    [ply_kernel::Section::Enter, ply_kernel::Section::Capture]
+        .into_iter()
+        .find_map(|s| rules.rule_by_name(s, name))
+        .unwrap_or_else(|| panic!("no rule `{name}`"))
 }

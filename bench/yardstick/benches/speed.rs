@@ -94,9 +94,9 @@ mod perft {
     fn pack(b: divan::Bencher, name: &str) {
         let depth = setup(name).2;
         let mut pos = super::pack(name);
-        let nodes = pos.perft(depth);
+        let nodes = pos.perft(depth).unwrap();
         b.counter(ItemsCount::new(nodes))
-            .bench_local(|| pos.perft(depth));
+            .bench_local(|| pos.perft(depth).unwrap());
     }
 
     #[divan::bench(args = SETUPS, sample_count = 20)]
@@ -113,9 +113,9 @@ mod perft {
 #[divan::bench(args = ["breakthrough.toml", "checkers.toml", "fox_and_geese.toml"], sample_count = 20)]
 fn other_packs_perft(b: divan::Bencher, file: &str) {
     let mut pos = start(file, &[]);
-    let nodes = pos.perft(4);
+    let nodes = pos.perft(4).unwrap();
     b.counter(ItemsCount::new(nodes))
-        .bench_local(|| pos.perft(4));
+        .bench_local(|| pos.perft(4).unwrap());
 }
 
 mod playouts {
@@ -130,9 +130,9 @@ mod playouts {
     #[divan::bench(args = SETUPS)]
     fn pack(b: divan::Bencher, name: &str) {
         let mut pos = super::pack(name);
-        let count = plies(|pick| pos.playout(&mut |n| pick(n), MAX_PLIES).plies);
+        let count = plies(|pick| pos.playout(&mut |n| pick(n), MAX_PLIES).unwrap().plies);
         b.counter(ItemsCount::new(count))
-            .bench_local(|| plies(|pick| pos.playout(&mut |n| pick(n), MAX_PLIES).plies));
+            .bench_local(|| plies(|pick| pos.playout(&mut |n| pick(n), MAX_PLIES).unwrap().plies));
     }
 
     #[divan::bench(args = SETUPS)]
@@ -155,8 +155,8 @@ mod make_unmake {
         b.counter(ItemsCount::new(pairs)).bench_local(|| {
             for (p, moves) in &mut samples {
                 for &m in moves.iter() {
-                    let u = p.make(m);
-                    p.unmake(m, black_box(u));
+                    let u = p.make_unchecked(m);
+                    p.unmake_unchecked(m, black_box(u));
                 }
             }
         });

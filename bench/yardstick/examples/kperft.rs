@@ -61,8 +61,8 @@ fn main() {
             for _ in 0..n.parse::<u32>().unwrap() {
                 for (p, moves) in &mut samples {
                     for &m in moves.iter() {
-                        let u = p.make(m);
-                        p.unmake(m, std::hint::black_box(u));
+                        let u = p.make_unchecked(m);
+                        p.unmake_unchecked(m, std::hint::black_box(u));
                         pairs += 1;
                     }
                 }
@@ -72,9 +72,9 @@ fn main() {
             match args[1].strip_prefix("playouts=") {
                 // `kperft PACK playouts=N`: N seeded random playouts; prints the plies played.
                 Some(n) => (0..n.parse::<u32>().unwrap())
-                    .map(|_| pos.playout(&mut pick, 1000).plies as u64)
+                    .map(|_| pos.playout(&mut pick, 1000).unwrap().plies as u64)
                     .sum(),
-                None => pos.perft(args[1].parse().unwrap()),
+                None => pos.perft(args[1].parse().unwrap()).unwrap(),
             }
         }
     };

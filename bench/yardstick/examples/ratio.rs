@@ -97,7 +97,7 @@ fn main() {
         for &(depth, times) in depths {
             let (o, n) = duel(
                 rounds,
-                || (0..times).map(|_| ours.perft(depth)).sum(),
+                || (0..times).map(|_| ours.perft(depth).unwrap()).sum(),
                 || (0..times).map(|_| native.perft(depth)).sum(),
             );
             let what = match times {
@@ -111,7 +111,7 @@ fn main() {
             || {
                 let mut r = rng(7);
                 (0..games)
-                    .map(|_| ours.playout(&mut r, 1000).plies as u64)
+                    .map(|_| ours.playout(&mut r, 1000).unwrap().plies as u64)
                     .sum()
             },
             || {

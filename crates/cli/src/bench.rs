@@ -16,7 +16,7 @@ use crate::cli::BenchArgs;
 use crate::common::load_pack;
 use crate::output::{CmdResult, Context, per_second, print_json, rate};
 use crate::rng::Rng;
-use ply_kernel::{Move, Outcome, Player, Position, Rules};
+use ply_kernel::{Move, MoveLimit, Outcome, Player, Position, Rules};
 use ply_lang::OptionValue;
 use ply_yardstick::native::{NativeEngine, for_game};
 use serde_json::{Value, json};
@@ -100,7 +100,8 @@ const RATES: [&str; 4] = [
 ];
 
 /// Measures Ply's kernel on `rules`.
-pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Measures {
+/// Fails when a position of the pack has more moves than the kernel generates.
+pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Result<Measures, MoveLimit> {
     let mut m = Measures {
         perft_depth: args.perft_depth,
         ..Measures::default()
@@ -111,7 +112,7 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Measures {
     let pick: &mut dyn FnMut(usize) -> usize = &mut pick_fn;
     let started = Instant::now();
     for _ in 0..args.playouts {
-        let p = position.playout(&mut |n| pick(n), args.max_plies);
+        let p = position.playout(&mut |n| pick(n), args.max_plies)?;
         m.playouts += 1;
         m.plies += p.plies as u64;
         match p.outcome {
@@ -124,7 +125,7 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Measures {
     m.playout_seconds = started.elapsed().as_secs_f64();
 
     let started = Instant::now();
-    m.perft_nodes = position.perft(args.perft_depth);
+    m.perft_nodes = position.perft(args.perft_depth)?;
     m.perft_seconds = started.elapsed().as_secs_f64();
 
     // Sample positions along random games, then time make + unmake of all their moves.
@@ -137,7 +138,7 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Measures {
             if samples.len() >= SAMPLE_POSITIONS {
                 break 'games;
             }
-            let list = p.legal_moves();
+            let list = p.legal_moves()?;
             if list.is_empty() {
                 break;
             }
@@ -146,21 +147,21 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Measures {
             let Some(chosen) = list.get(rng.pick(list.len())) else {
                 break;
             };
-            p.make(chosen);
+            p.make_unchecked(chosen);
         }
     }
     m.positions = samples.len();
     let started = Instant::now();
     for (p, start, len) in &mut samples {
         for &mv in &moves[*start..*start + *len] {
-            let u = p.make(mv);
-            p.unmake(mv, black_box(u));
+            let u = p.make_unchecked(mv);
+            p.unmake_unchecked(mv, black_box(u));
             m.pairs += 1;
         }
     }
     m.pair_seconds = started.elapsed().as_secs_f64();
     m.state_bytes = ply_kernel::Position::state_bytes();
-    m
+    Ok(m)
 }
 
 /// Measures a hand-written engine the same way.
@@ -209,8 +210,8 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
     let rules = pack.rules.clone();
     let core = rules.core();
     let names = [
-        core.player_name(Player(0)).to_string(),
-        core.player_name(Player(1)).to_string(),
+        core.player_name(Player::FIRST).to_string(),
+        core.player_name(Player::SECOND).to_string(),
     ];
     let mut engine = None;
     if args.vs_native {
@@ -235,10 +236,10 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
         }
     }
     // Each round measures Ply, then the native engine; the best time of each is kept.
-    let mut ours = measure_ours(rules.clone(), args);
+    let mut ours = measure_ours(rules.clone(), args)?;
     let mut theirs = engine.as_mut().map(|e| measure_native(e.as_mut(), args));
     for _ in 1..args.rounds {
-        ours.keep_best(&measure_ours(rules.clone(), args));
+        ours.keep_best(&measure_ours(rules.clone(), args)?);
         if let (Some(e), Some(t)) = (engine.as_mut(), theirs.as_mut()) {
             t.keep_best(&measure_native(e.as_mut(), args));
         }

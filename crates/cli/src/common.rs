@@ -2,7 +2,7 @@
 //! result.
 
 use crate::output::{CliError, Context};
-use ply_kernel::{Cell, Game, Outcome, Position, PositionError, Rules};
+use ply_kernel::{Cell, Game, Outcome, Position, PositionError, Rules, Status};
 use ply_lang::Pack;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -93,13 +93,10 @@ pub fn parse_cell(rules: &Rules, text: &str) -> Result<Cell, CliError> {
 /// for B` (the side to move has no move and no end rule decides).
 pub fn result_text(game: &Game) -> Option<String> {
     let core = game.rules().core();
-    match game.outcome() {
-        Some(Outcome::Win(p)) => Some(format!("{} wins", core.player_name(p))),
-        Some(Outcome::Draw) => Some("draw".to_string()),
-        None if game.legal_moves().is_empty() => Some(format!(
-            "no legal move for {}",
-            core.player_name(game.side_to_move())
-        )),
-        None => None,
+    match game.status() {
+        Status::Over(Outcome::Win(p)) => Some(format!("{} wins", core.player_name(p))),
+        Status::Over(Outcome::Draw) => Some("draw".to_string()),
+        Status::Stuck(p) => Some(format!("no legal move for {}", core.player_name(p))),
+        Status::ToMove(_) => None,
     }
 }

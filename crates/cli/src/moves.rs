@@ -12,6 +12,7 @@ pub fn run(args: &MovesArgs, cx: &mut Context<'_>) -> CmdResult {
     let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
     let rules = pack.rules.clone();
     let position = position_at(rules.clone(), args.position.as_deref())?;
+    let g = rules.geometry();
     let list = match &args.from {
         Some(text) => {
             let cell = parse_cell(&rules, text)?;
@@ -26,17 +27,16 @@ pub fn run(args: &MovesArgs, cx: &mut Context<'_>) -> CmdResult {
                 )?,
                 Some(_) => {}
             }
-            position.moves_from(cell)
+            position.moves_from(cell)?
         }
-        None => position.legal_moves(),
+        None => position.legal_moves()?,
     };
-    let g = rules.geometry();
     if args.json {
         let moves: Vec<Value> = list
             .iter()
             .map(|m| {
                 let path: Vec<Value> = m
-                    .path(&rules)
+                    .path(g)
                     .iter()
                     .map(|c| json!([g.row(*c), g.col(*c)]))
                     .collect();

@@ -54,6 +54,12 @@ pub enum CliError {
     Io(io::Error),
 }
 
+impl From<ply_kernel::MoveLimit> for CliError {
+    fn from(e: ply_kernel::MoveLimit) -> CliError {
+        CliError::Invalid(e.to_string())
+    }
+}
+
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> CliError {
         CliError::Io(e)

@@ -9,7 +9,7 @@ use crate::cli::PerftArgs;
 use crate::common::{load_pack, position_at};
 use crate::output::{CmdResult, Context, per_second, print_json, rate};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ply_kernel::{Position, move_text};
+use ply_kernel::{MoveLimit, Position, move_text};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -31,29 +31,30 @@ pub fn perft_divide(
     depth: u32,
     bulk: bool,
     mut progress: impl FnMut(),
-) -> PerftCounts {
+) -> Result<PerftCounts, MoveLimit> {
     if depth == 0 {
-        return PerftCounts {
+        return Ok(PerftCounts {
             divide: Vec::new(),
             total: 1,
-        };
+        });
     }
     let rules = position.rules().clone();
     let mut divide = Vec::new();
     let mut total = 0;
-    for m in position.legal_moves().iter() {
-        let u = position.make(m);
+    for m in position.legal_moves()?.iter() {
+        let u = position.make_unchecked(m);
         let n = if bulk {
             position.perft_bulk(depth - 1)
         } else {
             position.perft(depth - 1)
         };
-        position.unmake(m, u);
+        position.unmake_unchecked(m, u);
+        let n = n?;
         divide.push((move_text(&rules, &m), n));
         total += n;
         progress();
     }
-    PerftCounts { divide, total }
+    Ok(PerftCounts { divide, total })
 }
 
 /// Runs `ply perft`.
@@ -62,7 +63,7 @@ pub fn run(args: &PerftArgs, cx: &mut Context<'_>) -> CmdResult {
     let mut position = position_at(pack.rules.clone(), args.position.as_deref())?;
     let bar = (cx.progress && args.depth >= PROGRESS_DEPTH).then(|| {
         let bar = ProgressBar::with_draw_target(
-            Some(position.legal_moves().len() as u64),
+            Some(position.legal_moves().map_or(0, |l| l.len()) as u64),
             ProgressDrawTarget::stderr(),
         );
         if let Ok(style) =
@@ -77,7 +78,7 @@ pub fn run(args: &PerftArgs, cx: &mut Context<'_>) -> CmdResult {
         if let Some(b) = &bar {
             b.inc(1);
         }
-    });
+    })?;
     let seconds = started.elapsed().as_secs_f64();
     if let Some(b) = bar {
         b.finish_and_clear();

@@ -49,8 +49,8 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             CliError::invalid(format!(
                 "`{name}` is not a player of {} (expected {} or {})",
                 core.name(),
-                core.player_name(Player(0)),
-                core.player_name(Player(1))
+                core.player_name(Player::FIRST),
+                core.player_name(Player::SECOND)
             ))
         })?,
     };
@@ -70,8 +70,8 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             cx.out,
             "{}: {} against {}, both played here. Type `help` for the commands.",
             core.name(),
-            core.player_name(Player(0)),
-            core.player_name(Player(1))
+            core.player_name(Player::FIRST),
+            core.player_name(Player::SECOND)
         )?,
     }
     write!(cx.out, "{}", game.position().render())?;
@@ -83,7 +83,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
         }
         let side = game.side_to_move();
         if Some(side) == computer {
-            let moves = game.legal_moves();
+            let moves = game.legal_moves()?;
             let Some(m) = moves.get(rng.pick(moves.len())) else {
                 continue;
             };
@@ -116,7 +116,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             "board" => write!(cx.out, "{}", game.position().render())?,
             "moves" => {
                 let moves: Vec<String> = game
-                    .legal_moves()
+                    .legal_moves()?
                     .iter()
                     .map(|m| move_text(&rules, &m))
                     .collect();

@@ -131,6 +131,7 @@ impl Session {
                 Status::ToMove(p) => json!({ "to_move": core.player_name(p) }),
                 Status::Over(Outcome::Win(p)) => json!({ "winner": core.player_name(p) }),
                 Status::Over(Outcome::Draw) => json!({ "draw": true }),
+                Status::Stuck(p) => json!({ "to_move": core.player_name(p), "stuck": true }),
             },
             ("moves", []) => self.moves(None),
             ("moves", [p]) => self.moves(Some(player(p)?)),
@@ -155,11 +156,15 @@ impl Session {
             Some(p) => self.game.moves_of(p),
             None => self.game.legal_moves(),
         };
+        let list = match list {
+            Ok(list) => list,
+            Err(e) => return json!({ "error": e.to_string() }),
+        };
         Value::Array(
             list.iter()
                 .map(|m| {
                     Value::Array(
-                        m.path(rules)
+                        m.path(g)
                             .iter()
                             .map(|c| json!([g.row(*c), g.col(*c)]))
                             .collect(),

@@ -6,7 +6,7 @@ use crate::cli::ShowArgs;
 use crate::common::{load_pack, position_at};
 use crate::output::{CmdResult, Context};
 use ply_kernel::spec::ZoneCells;
-use ply_kernel::{CellSet, Geometry, Player, Rules};
+use ply_kernel::{CellSet, Geometry, Player, Rules, Section};
 use ply_lang::{OptionValue, Pack};
 use std::fmt::Write as _;
 
@@ -49,32 +49,44 @@ fn option_text(v: OptionValue) -> String {
 /// The summary under the board.
 pub fn summary(pack: &Pack) -> String {
     let rules: &Rules = &pack.rules;
-    let spec = rules.spec();
+    let core = rules.core();
     let g = rules.geometry();
     let mut out = String::new();
-    let players: Vec<String> = spec
-        .players
+    let players: Vec<String> = Player::ALL
         .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let first = if i == 0 { ", moves first" } else { "" };
-            format!("{} (symbol {}{first})", p.name, p.symbol)
+        .map(|&p| {
+            let first = if p == Player::FIRST {
+                ", moves first"
+            } else {
+                ""
+            };
+            format!(
+                "{} (symbol {}{first})",
+                core.player_name(p),
+                core.player_symbol(p)
+            )
         })
         .collect();
     let _ = writeln!(out, "Board: {} rows x {} columns", g.rows(), g.cols());
     let _ = writeln!(out, "Players: {}", players.join(", "));
 
     let _ = writeln!(out, "Pieces:");
-    let width = spec.kinds.iter().map(|k| k.name.len()).max().unwrap_or(0);
-    for k in &spec.kinds {
+    let width = rules
+        .kinds()
+        .map(|k| rules.kind_name(k).len())
+        .max()
+        .unwrap_or(0);
+    for k in rules.kinds() {
         let mut facts = Vec::new();
-        for (name, value) in spec.attributes.iter().zip(&k.attrs) {
-            facts.push(format!("{name}={value}"));
+        for (i, name) in core.attributes().iter().enumerate() {
+            facts.push(format!("{name}={}", core.attr(k, i)));
         }
-        let tags: Vec<&str> = k
-            .tags
+        let tags: Vec<&str> = core
+            .tags()
             .iter()
-            .filter_map(|t| spec.tags.get(*t).map(String::as_str))
+            .enumerate()
+            .filter(|(t, _)| core.has_tag(k, *t))
+            .map(|(_, t)| t.as_str())
             .collect();
         if !tags.is_empty() {
             facts.push(format!("tags: {}", tags.join(", ")));
@@ -84,26 +96,30 @@ pub fn summary(pack: &Pack) -> String {
         } else {
             format!("  {}", facts.join("  "))
         };
-        let _ = writeln!(out, "  {:<width$}  {}{facts}", k.name, k.letter);
-        for m in &k.moves {
-            let _ = writeln!(out, "  {:<width$}     - {}", "", m.text);
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {}{facts}",
+            rules.kind_name(k),
+            core.kind_letter(k)
+        );
+        for text in rules.patterns_of(k) {
+            let _ = writeln!(out, "  {:<width$}     - {}", "", text);
         }
     }
 
-    if !spec.zones.is_empty() {
+    if !core.zones().is_empty() {
         let _ = writeln!(out, "Zones:");
-        for z in &spec.zones {
+        for z in core.zones() {
             let mark = z.mark.map_or(String::new(), |m| format!(" (mark {m})"));
             let cells = match &z.cells {
                 ZoneCells::Shared(set) => cell_names(g, set),
-                ZoneCells::Owned(parts) => parts
+                ZoneCells::Owned(parts) => Player::ALL
                     .iter()
-                    .enumerate()
-                    .map(|(p, set)| {
+                    .map(|&p| {
                         format!(
                             "{}: {}",
-                            rules.core().player_name(Player(p as u8)),
-                            cell_names(g, set)
+                            core.player_name(p),
+                            cell_names(g, &parts[p.index()])
                         )
                     })
                     .collect::<Vec<_>>()
@@ -125,22 +141,27 @@ pub fn summary(pack: &Pack) -> String {
     let _ = writeln!(
         out,
         "  enter: {}",
-        names(&mut spec.enter.iter().map(|r| r.name.as_str()))
+        names(&mut rules.rule_names(Section::Enter).iter().map(String::as_str))
     );
     let _ = writeln!(
         out,
         "  capture: {}",
-        names(&mut spec.capture.iter().map(|r| r.name.as_str()))
+        names(
+            &mut rules
+                .rule_names(Section::Capture)
+                .iter()
+                .map(String::as_str)
+        )
     );
     let _ = writeln!(
         out,
         "  place: {}",
-        names(&mut spec.place.iter().map(|r| r.name.as_str()))
+        names(&mut rules.rule_names(Section::Place).iter().map(String::as_str))
     );
     let _ = writeln!(
         out,
         "  end: {}",
-        names(&mut spec.end.iter().map(|r| r.name.as_str()))
+        names(&mut rules.rule_names(Section::End).iter().map(String::as_str))
     );
     // What compiled to tables and what is evaluated during play: the speed a designer buys.
     let _ = writeln!(

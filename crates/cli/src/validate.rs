@@ -234,10 +234,14 @@ fn smoke(rules: Arc<Rules>) -> Result<u64, String> {
                 ));
             }
         }
-        let count = start.perft(SMOKE_DEPTH);
+        let limit =
+            |e: ply_kernel::MoveLimit| format!("a position reached in play is refused: {e}");
+        let count = start.perft(SMOKE_DEPTH).map_err(limit)?;
         let mut rng = Rng::new(SMOKE_SEED);
         for _ in 0..SMOKE_PLAYOUTS {
-            start.playout(&mut |n| rng.pick(n), SMOKE_MAX_PLIES);
+            start
+                .playout(&mut |n| rng.pick(n), SMOKE_MAX_PLIES)
+                .map_err(limit)?;
         }
         Ok(count)
     }));

@@ -18,9 +18,19 @@ pub const MAX_CELLS: usize = MAX_ROWS * MAX_COLS;
 /// A `Cell` does not know the board's width; [`crate::Geometry`] turns rows and columns into
 /// cells and back.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Cell(pub u8);
+pub struct Cell(pub(crate) u8);
 
 impl Cell {
+    /// The cell with this index (`row * cols + col` of its board), if a board can have it.
+    /// Whether a given board has it is [`crate::Geometry::contains`].
+    pub const fn new(index: usize) -> Option<Cell> {
+        if index < MAX_CELLS {
+            Some(Cell(index as u8))
+        } else {
+            None
+        }
+    }
+
     /// The cell's index, for table lookups.
     #[inline]
     pub const fn index(self) -> usize {

@@ -16,6 +16,10 @@ use crate::cell::Cell;
 use crate::facts::Core;
 use crate::piece::{KindId, Piece, Player};
 
+/// The deepest an expression may nest (operators, calls and fields inside each other).
+/// Evaluation recurses over the tree: [`crate::Rules::new`] refuses deeper expressions.
+pub const MAX_EXPR_DEPTH: usize = 100;
+
 /// A variable an expression may read. Which ones are bound depends on where the expression is
 /// used (see the rules language guide).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -252,6 +256,57 @@ impl Expr {
         Box::new(self)
     }
 
+    /// The depth of the tree: 1 for a leaf. Computed without recursion, so that any tree a
+    /// front end builds can be measured.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 1usize)];
+        while let Some((e, d)) = stack.pop() {
+            deepest = deepest.max(d);
+            e.for_each_child(&mut |c| stack.push((c, d + 1)));
+        }
+        deepest
+    }
+
+    /// Calls `f` on each direct child.
+    fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+        use Expr::*;
+        match self {
+            Lit(_) | Var(_) => {}
+            Attr(a, _)
+            | Owner(a)
+            | CellOf(a)
+            | KindOf(a)
+            | Row(a)
+            | Col(a)
+            | Is(a, _)
+            | Has(a, _)
+            | OpponentOf(a)
+            | Count(a, _)
+            | NoMoves(a)
+            | Placed(a)
+            | At(a)
+            | Occupied(a)
+            | Not(a)
+            | Neg(a) => f(a),
+            In(a, _, b) => {
+                f(a);
+                if let Some(b) = b {
+                    f(b);
+                }
+            }
+            Bin(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            If(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+        }
+    }
+
     /// The inputs this expression reads.
     pub fn deps(&self) -> Deps {
         use Expr::*;
@@ -472,39 +527,5 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
 /// Calls `f` on every node of `e`.
 pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
-    use Expr::*;
-    match e {
-        Lit(_) | Var(_) => {}
-        Attr(a, _)
-        | Owner(a)
-        | CellOf(a)
-        | KindOf(a)
-        | Row(a)
-        | Col(a)
-        | Is(a, _)
-        | Has(a, _)
-        | OpponentOf(a)
-        | Count(a, _)
-        | NoMoves(a)
-        | Placed(a)
-        | At(a)
-        | Occupied(a)
-        | Not(a)
-        | Neg(a) => visit(a, f),
-        In(a, _, b) => {
-            visit(a, f);
-            if let Some(b) = b {
-                visit(b, f);
-            }
-        }
-        Bin(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        If(a, b, c) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-    }
+    e.for_each_child(&mut |c| visit(c, f));
 }

@@ -76,12 +76,12 @@ impl Core {
 
     /// A player's name.
     pub fn player_name(&self, p: Player) -> &str {
-        &self.players[p.index()].name
+        &self.players[p.slot()].name
     }
 
     /// A player's symbol.
     pub fn player_symbol(&self, p: Player) -> &str {
-        &self.players[p.index()].symbol
+        &self.players[p.slot()].symbol
     }
 
     /// The player with this name.
@@ -103,12 +103,12 @@ impl Core {
 
     /// A kind's name.
     pub fn kind_name(&self, k: KindId) -> &str {
-        &self.kinds[k.index()].name
+        self.kinds.get(k.index()).map_or("", |k| k.name.as_str())
     }
 
     /// A kind's letter.
     pub fn kind_letter(&self, k: KindId) -> &str {
-        &self.kinds[k.index()].letter
+        self.kinds.get(k.index()).map_or("", |k| k.letter.as_str())
     }
 
     /// The kind with this name.
@@ -138,7 +138,11 @@ impl Core {
     /// Whether a kind has a tag.
     #[inline]
     pub fn has_tag(&self, k: KindId, tag: usize) -> bool {
-        tag < 64 && self.kinds[k.index()].tags & (1 << tag) != 0
+        tag < 64
+            && self
+                .kinds
+                .get(k.index())
+                .is_some_and(|k| k.tags & (1 << tag) != 0)
     }
 
     /// Whether a cell is in a zone (the part of `owner`, or any part).

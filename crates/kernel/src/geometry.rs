@@ -239,7 +239,7 @@ impl Geometry {
     pub fn name(&self, cell: Cell) -> CellName {
         CellName {
             col: self.col(cell) as u8,
-            rank: (self.rows() - self.row(cell)) as u8,
+            rank: self.rows().saturating_sub(self.row(cell)) as u8,
         }
     }
 

@@ -12,6 +12,7 @@
 
 mod cell;
 mod compile;
+mod error;
 pub mod expr;
 mod facts;
 mod game;
@@ -20,20 +21,27 @@ mod moves;
 pub mod notation;
 mod piece;
 mod position;
+mod reason;
 mod render;
+mod rng;
 mod rules;
 pub mod spec;
 mod status;
 mod tables;
+mod verdict;
 
 pub use cell::{Cell, CellSet, MAX_CELLS, MAX_COLS, MAX_ROWS};
+pub use error::{MoveError, MoveErrorKind, MoveLimit, PlaceError, PlaceErrorKind};
+pub use expr::MAX_EXPR_DEPTH;
 pub use facts::Core;
-pub use game::{Game, MoveError, PlaceError, Reason};
+pub use game::Game;
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
-pub use moves::{Move, MoveList};
+pub use moves::{MAX_MOVES, Move, MoveList};
 pub use notation::{NotationError, PositionError, move_text, parse_path};
 pub use piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
 pub use position::{Playout, Position, Undo};
+pub use reason::{PatternId, Reason, RuleId, Section};
+pub use rng::Rng;
 pub use rules::{MAX_HOPS, REPETITION_WINDOW, Rules};
 pub use spec::{RulesError, RulesSpec};
 pub use status::{Outcome, Status};

@@ -5,8 +5,10 @@
 //! cells are recomputed. A [`MoveList`] holds moves without allocating in all ordinary cases.
 
 use crate::cell::Cell;
+use crate::error::MoveLimit;
 use crate::geometry::Dir;
-use crate::rules::{MAX_HOPS, Rules};
+use crate::geometry::Geometry;
+use crate::rules::MAX_HOPS;
 use arrayvec::ArrayVec;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
@@ -98,10 +100,10 @@ impl Move {
         self.meta() & CAPTURE != 0 || self.hops() > 0
     }
 
-    /// Index of the move pattern that produced this move.
+    /// The move pattern that produced this move.
     #[inline]
-    pub fn pattern(&self) -> usize {
-        self.rule() as usize
+    pub fn pattern(&self) -> crate::PatternId {
+        crate::PatternId(self.rule())
     }
 
     #[inline]
@@ -109,15 +111,15 @@ impl Move {
         Dir::from_index(((self.dirs >> (3 * i)) & 7) as u8)
     }
 
-    /// The cells the piece visits: origin, each landing cell, destination last.
-    pub fn path(&self, rules: &Rules) -> ArrayVec<Cell, { MAX_HOPS + 1 }> {
+    /// The cells the piece visits on this board: origin, each landing cell, destination last.
+    /// ([`crate::Position::path`] gives it without naming the board.)
+    pub fn path(&self, g: &Geometry) -> ArrayVec<Cell, { MAX_HOPS + 1 }> {
         let mut out = ArrayVec::new();
         out.push(self.from());
         if self.hops() == 0 {
             out.push(self.to());
             return out;
         }
-        let g = rules.geometry();
         let mut cur = self.from();
         for i in 0..self.hops() {
             let d = self.hop_dir(i);
@@ -130,10 +132,10 @@ impl Move {
         out
     }
 
-    /// The cells of the pieces a hop chain jumps over, in order (empty for other moves).
-    pub fn hopped(&self, rules: &Rules) -> ArrayVec<Cell, MAX_HOPS> {
+    /// The cells of the pieces a hop chain jumps over on this board, in order (empty for
+    /// other moves).
+    pub fn hopped(&self, g: &Geometry) -> ArrayVec<Cell, MAX_HOPS> {
         let mut out = ArrayVec::new();
-        let g = rules.geometry();
         let mut cur = self.from();
         for i in 0..self.hops() {
             let d = self.hop_dir(i);
@@ -216,19 +218,37 @@ impl MoveList {
     }
 }
 
+/// The most legal moves a position may have. Past it, generation stops and reports
+/// [`MoveLimit::TooMany`]: a list of moves never takes more than `MAX_MOVES` times 16 bytes,
+/// and generating it never takes more than that many steps per move found (hop chains that
+/// must be completed explore each prefix once).
+pub const MAX_MOVES: usize = 1 << 16;
+
+/// Where generation code that runs out of line puts its moves: a sink seen through a trait
+/// object (see [`Sink::escape`]).
+pub(crate) trait Emit<B> {
+    /// Takes one move.
+    fn push(&mut self, m: Move) -> ControlFlow<B>;
+    /// Generation cannot go on without passing a limit.
+    fn limit(&mut self, l: MoveLimit) -> ControlFlow<B>;
+}
+
 /// Where move generation puts the moves it finds.
 ///
-/// Generation is written once, over this trait, for two kinds of sink: a caller's callback
-/// ([`Callback`], which may stop generation early), and [`Buffer`], which writes into a
-/// [`MoveList`] with the count held by value. A count held by value stays in a register for
+/// Generation is written once, over this trait, for several kinds of sink: a caller's
+/// callback, guarded by the move limit ([`Guard`]); [`Buffer`], which writes into a
+/// [`MoveList`] with the count held by value (a count held by value stays in a register for
 /// the whole generation, where a list reached through a callback is read and written back
-/// through memory on every move.
+/// through memory on every move); and filters of those.
 pub(crate) trait Sink {
     /// Why generation stopped early.
     type Break;
 
     /// Takes one move.
     fn push(&mut self, m: Move) -> ControlFlow<Self::Break>;
+
+    /// Generation cannot go on without passing a limit (see [`MoveLimit`]): a sink must stop.
+    fn limit(&mut self, l: MoveLimit) -> ControlFlow<Self::Break>;
 
     /// Runs `g` on this sink, out of line where that keeps the caller lean: the code that
     /// walks listed targets is large and rarely needed, and a buffer's caller keeps more of
@@ -238,34 +258,109 @@ pub(crate) trait Sink {
         g: impl FnOnce(&mut Self) -> ControlFlow<Self::Break>,
     ) -> ControlFlow<Self::Break>;
 
-    /// Runs generation code that takes its moves through a callback: the code kept out of
+    /// Runs generation code that takes its moves through a trait object: the code kept out of
     /// line (targets read during play, hop chains, mandatory capture).
     #[inline(always)]
     fn escape(
         &mut self,
-        g: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<Self::Break>) -> ControlFlow<Self::Break>,
+        g: impl FnOnce(&mut dyn Emit<Self::Break>) -> ControlFlow<Self::Break>,
     ) -> ControlFlow<Self::Break>
     where
         Self: Sized,
     {
-        self.outline(|sink| g(&mut |m| sink.push(m)))
+        self.outline(|sink| g(sink))
     }
 }
 
-/// A callback as a [`Sink`].
-pub(crate) struct Callback<'f, F>(pub &'f mut F);
+impl<S: Sink> Emit<S::Break> for S {
+    #[inline(always)]
+    fn push(&mut self, m: Move) -> ControlFlow<S::Break> {
+        Sink::push(self, m)
+    }
 
-impl<B, F: FnMut(Move) -> ControlFlow<B>> Sink for Callback<'_, F> {
+    #[inline(always)]
+    fn limit(&mut self, l: MoveLimit) -> ControlFlow<S::Break> {
+        Sink::limit(self, l)
+    }
+}
+
+/// A trait object as a [`Sink`].
+pub(crate) struct Dyn<'a, B>(pub &'a mut dyn Emit<B>);
+
+impl<B> Sink for Dyn<'_, B> {
     type Break = B;
 
     #[inline(always)]
     fn push(&mut self, m: Move) -> ControlFlow<B> {
-        (self.0)(m)
+        self.0.push(m)
+    }
+
+    #[inline(always)]
+    fn limit(&mut self, l: MoveLimit) -> ControlFlow<B> {
+        self.0.limit(l)
     }
 
     #[inline(always)]
     fn outline(&mut self, g: impl FnOnce(&mut Self) -> ControlFlow<B>) -> ControlFlow<B> {
         g(self)
+    }
+}
+
+/// Why a [`Guard`] stopped generation: its callback broke, or a limit was reached.
+pub(crate) enum Stop<B> {
+    User(B),
+    Limit(MoveLimit),
+}
+
+/// A caller's callback as a [`Sink`], stopping generation past [`MAX_MOVES`] moves.
+pub(crate) struct Guard<F> {
+    pub f: F,
+    pub count: usize,
+}
+
+impl<F> Guard<F> {
+    pub(crate) fn new(f: F) -> Guard<F> {
+        Guard { f, count: 0 }
+    }
+}
+
+impl<B, F: FnMut(Move) -> ControlFlow<B>> Sink for Guard<F> {
+    type Break = Stop<B>;
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) -> ControlFlow<Stop<B>> {
+        self.count += 1;
+        if self.count > MAX_MOVES {
+            return ControlFlow::Break(Stop::Limit(MoveLimit::TooMany));
+        }
+        match (self.f)(m) {
+            ControlFlow::Continue(()) => ControlFlow::Continue(()),
+            ControlFlow::Break(b) => ControlFlow::Break(Stop::User(b)),
+        }
+    }
+
+    #[inline(always)]
+    fn limit(&mut self, l: MoveLimit) -> ControlFlow<Stop<B>> {
+        ControlFlow::Break(Stop::Limit(l))
+    }
+
+    #[inline(always)]
+    fn outline(
+        &mut self,
+        g: impl FnOnce(&mut Self) -> ControlFlow<Stop<B>>,
+    ) -> ControlFlow<Stop<B>> {
+        g(self)
+    }
+}
+
+impl<B> Stop<B> {
+    /// The break of a guarded generation as the caller sees it.
+    pub(crate) fn result(flow: ControlFlow<Stop<B>>) -> Result<ControlFlow<B>, MoveLimit> {
+        match flow {
+            ControlFlow::Continue(()) => Ok(ControlFlow::Continue(())),
+            ControlFlow::Break(Stop::User(b)) => Ok(ControlFlow::Break(b)),
+            ControlFlow::Break(Stop::Limit(l)) => Err(l),
+        }
     }
 }
 
@@ -298,6 +393,12 @@ impl Sink for Buffer<'_> {
         unsafe { self.moves.add(self.len).write(m) };
         self.len += 1;
         ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn limit(&mut self, _: MoveLimit) -> ControlFlow<()> {
+        // The caller falls back to a guarded list, which reports the limit.
+        ControlFlow::Break(())
     }
 
     #[inline(always)]

@@ -210,6 +210,8 @@ impl Position {
             }
         }
         state.remember();
+        // A position written without a result ends as the same position reached by a move.
+        state.settle(&rules);
         Ok(Position { rules, state })
     }
 }
@@ -218,7 +220,7 @@ impl Position {
 pub fn move_text(rules: &Rules, m: &Move) -> String {
     let g = rules.geometry();
     let sep = if m.is_capture() { "x" } else { "-" };
-    m.path(rules)
+    m.path(rules.geometry())
         .iter()
         .map(|c| g.name(*c).to_string())
         .collect::<Vec<_>>()

@@ -1,7 +1,11 @@
 //! Players, piece kinds and pieces.
 //!
 //! A piece is a kind and an owner packed into one non-zero byte, so that a board is an array
-//! of bytes with 0 for an empty cell, and every table keyed by piece is a flat array.
+//! of bytes with 0 for an empty cell, and every table keyed by piece is a flat array. The
+//! fields are private: a [`Player`], [`KindId`] or [`Piece`] made outside the kernel comes from
+//! a checked constructor, so that none of them can index a table out of bounds.
+
+use std::fmt;
 
 /// The number of players. Ply plays two-player games.
 pub const PLAYERS: usize = 2;
@@ -12,13 +16,30 @@ pub const MAX_KINDS: usize = 64;
 /// The number of distinct piece codes, plus one for "no piece" (code 0).
 pub const PIECE_CODES: usize = 1 + MAX_KINDS * PLAYERS;
 
-/// A player, by its index in the game's turn order (0 moves first).
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Player(pub u8);
+/// A player, by its place in the game's turn order: [`Player::FIRST`] moves first.
+///
+/// A player's name belongs to the rules: [`crate::Rules::player_name`].
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Player(pub(crate) u8);
 
 impl Player {
     /// The first player.
     pub const FIRST: Player = Player(0);
+
+    /// The second player.
+    pub const SECOND: Player = Player(1);
+
+    /// Both players, in turn order.
+    pub const ALL: [Player; PLAYERS] = [Player::FIRST, Player::SECOND];
+
+    /// The player at this place in the turn order (0 or 1).
+    pub const fn new(index: usize) -> Option<Player> {
+        if index < PLAYERS {
+            Some(Player(index as u8))
+        } else {
+            None
+        }
+    }
 
     /// The other player.
     #[inline]
@@ -27,35 +48,60 @@ impl Player {
         Player(self.0 ^ 1)
     }
 
-    /// The player's index.
+    /// The player's place in the turn order (0 or 1).
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    /// The index, for the kernel's own per-player arrays, where the player is known to be
-    /// one of the two (the mask spares the bounds check).
+    /// The index, for the kernel's own per-player arrays (the mask spares the bounds check).
     #[inline]
     pub(crate) const fn slot(self) -> usize {
         (self.0 & 1) as usize
     }
 }
 
-/// A piece kind, by its index in the game's list of kinds.
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct KindId(pub u8);
+impl fmt::Debug for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Player({})", self.0)
+    }
+}
+
+/// A kind of piece, by its place in the game's list of kinds.
+///
+/// [`KindId::new`] only checks the kernel's limit; the kinds of a game are
+/// [`crate::Rules::kinds`], and a kind is found by name with [`crate::Rules::kind_by_name`].
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KindId(pub(crate) u8);
 
 impl KindId {
-    /// The kind's index.
+    /// The kind at this place in a game's list of kinds, if the kernel can have that many.
+    pub const fn new(index: usize) -> Option<KindId> {
+        if index < MAX_KINDS {
+            Some(KindId(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The kind's place in the game's list of kinds.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 }
 
+impl fmt::Debug for KindId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KindId({})", self.0)
+    }
+}
+
 /// A piece: a kind and its owner, as a non-zero code `1 + kind * 2 + owner`.
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Piece(pub u8);
+///
+/// Its text form (`AL`) belongs to the rules: [`crate::Rules::code`].
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Piece(pub(crate) u8);
 
 impl Piece {
     /// The piece of `kind` owned by `owner`.
@@ -76,16 +122,26 @@ impl Piece {
         Player((self.0 - 1) % PLAYERS as u8)
     }
 
-    /// The code, for table lookups (never 0).
+    /// The code, for table lookups (never 0, below [`PIECE_CODES`]).
     #[inline]
     pub const fn code(self) -> usize {
         self.0 as usize
     }
 
-    /// The piece for a board byte, `None` for 0.
+    /// The piece with this code; `None` for 0 (no piece) and for codes no piece can have.
     #[inline]
     pub const fn from_code(code: u8) -> Option<Piece> {
-        if code == 0 { None } else { Some(Piece(code)) }
+        if code == 0 || code as usize >= PIECE_CODES {
+            None
+        } else {
+            Some(Piece(code))
+        }
+    }
+}
+
+impl fmt::Debug for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Piece({:?} of {:?})", self.kind(), self.owner())
     }
 }
 
@@ -95,15 +151,27 @@ mod tests {
 
     #[test]
     fn codes_round_trip() {
-        for k in 0..MAX_KINDS as u8 {
-            for p in 0..2 {
-                let piece = Piece::new(KindId(k), Player(p));
-                assert_ne!(piece.0, 0);
-                assert_eq!(piece.kind(), KindId(k));
-                assert_eq!(piece.owner(), Player(p));
+        for k in 0..MAX_KINDS {
+            for p in Player::ALL {
+                let kind = KindId::new(k).unwrap();
+                let piece = Piece::new(kind, p);
+                assert_ne!(piece.code(), 0);
+                assert_eq!(piece.kind(), kind);
+                assert_eq!(piece.owner(), p);
                 assert!(piece.code() < PIECE_CODES);
+                assert_eq!(Piece::from_code(piece.code() as u8), Some(piece));
             }
         }
-        assert_eq!(Player(0).other(), Player(1));
+        assert_eq!(Player::FIRST.other(), Player::SECOND);
+    }
+
+    #[test]
+    fn constructors_refuse_what_cannot_be() {
+        assert_eq!(Player::new(2), None);
+        assert_eq!(Player::new(1), Some(Player::SECOND));
+        assert_eq!(KindId::new(MAX_KINDS), None);
+        assert_eq!(Piece::from_code(0), None);
+        assert_eq!(Piece::from_code(PIECE_CODES as u8), None);
+        assert_eq!(Piece::from_code(255), None);
     }
 }

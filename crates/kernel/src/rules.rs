@@ -1,10 +1,13 @@
 //! The checked and compiled rules of a game, ready to play: the tables of [`crate::tables`] and
 //! the names needed to talk about the game. Built from a [`RulesSpec`] by [`Rules::new`].
 
+use crate::cell::Cell;
 use crate::cell::MAX_CELLS;
+use crate::expr::Expr;
 use crate::facts::Core;
 use crate::geometry::Geometry;
 use crate::piece::{KindId, PLAYERS, Piece, Player};
+use crate::reason::{RuleId, Section};
 use crate::spec::RulesSpec;
 use crate::tables::*;
 
@@ -18,7 +21,12 @@ pub const REPETITION_WINDOW: usize = 64;
 #[derive(Clone, Debug)]
 pub struct Rules {
     pub(crate) core: Core,
-    pub(crate) spec: RulesSpec,
+    /// The names of the rules, by section.
+    pub(crate) names: Names,
+    /// The place rules, checked when a piece is placed.
+    pub(crate) place: Vec<(RuleId, Expr)>,
+    /// The standard starting position.
+    pub(crate) setup: Vec<(Piece, Cell)>,
     /// The targets that are not in step groups, by slot.
     pub(crate) targets: Vec<Target>,
     /// Where the moves of a piece code from a cell are, by piece code, then cell.
@@ -75,11 +83,6 @@ impl Rules {
         &self.core
     }
 
-    /// The spec these rules were compiled from.
-    pub fn spec(&self) -> &RulesSpec {
-        &self.spec
-    }
-
     /// The board.
     pub fn geometry(&self) -> &Geometry {
         &self.core.geometry
@@ -110,11 +113,83 @@ impl Rules {
         self.listed(self.slot(piece, from))
     }
 
-    /// How the designer wrote move pattern `pattern` (as numbered by [`crate::Move::pattern`]).
+    /// How the designer wrote move pattern `pattern` (as numbered by [`crate::Move::pattern`]);
+    /// empty for a number no pattern has.
     pub fn pattern_text(&self, pattern: usize) -> &str {
-        self.moves.get(pattern).map_or("", |m| {
-            self.spec.kinds[m.kind.index()].moves[m.index].text.as_str()
-        })
+        self.moves.get(pattern).map_or("", |m| m.text.as_str())
+    }
+
+    /// The move patterns of a kind, as written, in order.
+    pub fn patterns_of(&self, kind: KindId) -> impl Iterator<Item = &str> + '_ {
+        self.moves
+            .iter()
+            .filter(move |m| m.kind == kind)
+            .map(|m| m.text.as_str())
+    }
+
+    /// The name of a rule.
+    pub fn rule_name(&self, rule: RuleId) -> &str {
+        self.names.by_section[rule.section().slot()]
+            .get(rule.index())
+            .map_or("", String::as_str)
+    }
+
+    /// The rule of a section with this name.
+    pub fn rule_by_name(&self, section: Section, name: &str) -> Option<RuleId> {
+        self.names.by_section[section.slot()]
+            .iter()
+            .position(|n| n == name)
+            .map(|i| RuleId::new(section, i))
+    }
+
+    /// The names of the rules of a section, in order.
+    pub fn rule_names(&self, section: Section) -> &[String] {
+        &self.names.by_section[section.slot()]
+    }
+
+    /// The standard starting position: each piece and its cell.
+    pub fn setup(&self) -> &[(Piece, Cell)] {
+        &self.setup
+    }
+
+    /// The game's name.
+    pub fn name(&self) -> &str {
+        self.core.name()
+    }
+
+    /// A player's name, as in `A` or `RABBIT`.
+    pub fn player_name(&self, player: Player) -> &str {
+        self.core.player_name(player)
+    }
+
+    /// The player with this name.
+    pub fn player_by_name(&self, name: &str) -> Option<Player> {
+        self.core.player_by_name(name)
+    }
+
+    /// The kinds of piece, in the order the game declares them.
+    pub fn kinds(&self) -> impl Iterator<Item = KindId> + '_ {
+        self.core.kinds()
+    }
+
+    /// A kind's name, as in `Lion`; empty for a kind the game does not have.
+    pub fn kind_name(&self, kind: KindId) -> &str {
+        self.core.kind_name(kind)
+    }
+
+    /// The kind with this name.
+    pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
+        self.core.kind_by_name(name)
+    }
+
+    /// A piece's code: its owner's symbol and its kind's letter, as in `AL`.
+    pub fn code(&self, piece: Piece) -> &str {
+        self.core.code(piece)
+    }
+
+    /// The piece with this code.
+    pub fn piece_by_code(&self, code: &str) -> Option<Piece> {
+        self.core.piece_by_code(code)
     }
 
     /// Whether a piece of this kind has, from some cell and for some owner, a destination its
@@ -170,5 +245,26 @@ impl Rules {
             .iter()
             .map(|m| m.capture.dynamic.len() + m.blocked.dynamic.len() + m.dynamic_enter.len())
             .sum()
+    }
+}
+
+/// The names of the rules, by section ([`Section::slot`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    pub by_section: [Vec<String>; 4],
+}
+
+impl Names {
+    pub(crate) fn of(spec: &RulesSpec) -> Names {
+        let names =
+            |rules: &[crate::spec::NamedRule]| rules.iter().map(|r| r.name.clone()).collect();
+        Names {
+            by_section: [
+                names(&spec.enter),
+                names(&spec.capture),
+                names(&spec.place),
+                spec.end.iter().map(|e| e.name.clone()).collect(),
+            ],
+        }
     }
 }

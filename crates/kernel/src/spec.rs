@@ -150,7 +150,7 @@ pub struct RulesSpec {
 }
 
 /// Where in the spec a problem lies, so that a front end can point at its source.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Site {
     /// An enter rule, by index.
     Enter(usize),

@@ -18,4 +18,7 @@ pub enum Status {
     ToMove(Player),
     /// The game is over.
     Over(Outcome),
+    /// This player is to move and has no legal move, and no rule ends the game: nothing can
+    /// happen any more (a game loop must stop here).
+    Stuck(Player),
 }

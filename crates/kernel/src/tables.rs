@@ -4,9 +4,11 @@
 
 use crate::cell::{CellSet, MAX_CELLS};
 use crate::expr::{BinOp, Expr};
+use crate::geometry::DirSet;
 use crate::piece::{KindId, PLAYERS, Player};
 use crate::spec::CaptureMode;
 use crate::status::Outcome;
+use crate::verdict::Checked;
 
 /// Kinds of precomputed targets.
 pub(crate) const STEP: u8 = 0;
@@ -84,25 +86,48 @@ impl BitTable {
 }
 
 /// A predicate compiled to a table where possible, with the rest kept for evaluation.
+///
+/// `stat` is the list the table was filled from: the table caches its verdict
+/// ([`crate::verdict::first_refusal`] found no refusal), and an explanation evaluates it again
+/// for the one case at hand to name the rule behind a cleared bit.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Check {
     /// None when the static part is not tabulated (too large): then `dynamic` holds it all.
     pub table: Option<BitTable>,
-    pub dynamic: Vec<Expr>,
+    pub stat: Vec<Checked>,
+    pub dynamic: Vec<Checked>,
+}
+
+/// The geometric shape of a compiled move pattern.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    Step,
+    /// Across a run of cells of this zone.
+    Jump(usize),
+    Hop,
 }
 
 /// A compiled move pattern.
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledMove {
     pub kind: KindId,
-    pub index: usize,
+    /// How the designer wrote it.
+    pub text: String,
+    pub shape: Shape,
+    /// The absolute directions, by player.
+    pub dirs: [DirSet; PLAYERS],
     pub mode: CaptureMode,
     pub chain: bool,
     pub complete: bool,
+    /// The enter rules that do not read the position, then the pattern's own condition if it
+    /// does not either: the target lists hold only the destinations where all of them hold.
+    pub enter: Vec<Checked>,
     pub capture: Check,
+    /// A jump's blocking predicate: it holds on a jumped cell to block (the reverse of the
+    /// other checks); its reason's cell is a placeholder.
     pub blocked: Check,
-    /// Enter rules that read the position, checked during generation.
-    pub dynamic_enter: Vec<Expr>,
+    /// Enter rules (and the condition) that read the position, checked during generation.
+    pub dynamic_enter: Vec<Checked>,
 }
 
 /// How a compiled end rule is tested.

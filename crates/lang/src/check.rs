@@ -423,11 +423,11 @@ impl<'a> Checker<'a> {
                 OptionValue::Int(i) => V(Expr::Lit(Value::Int(*i)), Ty::Int),
             });
         }
-        if let Some(p) = w.players.iter().position(|p| p == n) {
-            return Some(V(Expr::Lit(Value::Player(Player(p as u8))), Ty::Player));
+        if let Some(p) = w.players.iter().position(|p| p == n).and_then(Player::new) {
+            return Some(V(Expr::Lit(Value::Player(p)), Ty::Player));
         }
-        if let Some(k) = w.kinds.iter().position(|k| k == n) {
-            return Some(V(Expr::Lit(Value::Kind(KindId(k as u8))), Ty::Kind));
+        if let Some(k) = w.kinds.iter().position(|k| k == n).and_then(KindId::new) {
+            return Some(V(Expr::Lit(Value::Kind(k)), Ty::Kind));
         }
         if let Some(z) = w.zones.iter().position(|(z, _)| z == n) {
             self.used.insert(format!("zone:{n}"));

@@ -118,15 +118,14 @@ fn finish(
             });
         }
     };
-    let kinds = spec.kinds.len();
     match Rules::new(spec) {
         Ok(rules) => {
-            for k in 0..kinds {
-                if !rules.kind_can_move(KindId(k as u8)) {
-                    let name = rules.core().kind_name(KindId(k as u8)).to_string();
+            for k in rules.kinds().collect::<Vec<_>>() {
+                if !rules.kind_can_move(k) {
+                    let name = rules.kind_name(k).to_string();
                     warnings.push(
                         Diagnostic::warning(
-                            reader.locs.kinds.get(k).copied(),
+                            reader.locs.kinds.get(k.index()).copied(),
                             format!("piece `{name}` can never move"),
                         )
                         .help("no move pattern of it reaches any cell it may enter"),
@@ -705,7 +704,9 @@ impl Reader<'_> {
                     continue;
                 };
                 for (cell, loc) in self.cells(&ke.node, &geometry) {
-                    setup.push((Piece::new(KindId(k as u8), Player(p as u8)), cell));
+                    if let (Some(k), Some(p)) = (KindId::new(k), Player::new(p)) {
+                        setup.push((Piece::new(k, p), cell));
+                    }
                     self.locs.setup.push(loc);
                 }
             }
@@ -839,7 +840,7 @@ impl Reader<'_> {
             None => true,
         };
         Some(Promotion {
-            to: KindId(to as u8),
+            to: KindId::new(to)?,
             zone,
             ends_chain,
         })

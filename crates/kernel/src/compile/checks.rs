@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::cell::CellSet;
-use crate::expr::{Deps, Expr, Value};
+use crate::expr::{Deps, Value};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::spec::*;
 use crate::tables::*;
@@ -108,21 +108,22 @@ pub(super) fn flatten(
 }
 
 impl Compiler<'_> {
-    /// Tabulates the static capture expressions over (attacker, its cell's class, defender,
-    /// defender cell class, destination class).
+    /// Tabulates the static capture checks over (attacker, its cell's class, defender,
+    /// defender cell class, destination class), for the `cases` of cells the pattern's moves
+    /// really involve (see `capture_cases`): a cell class combination no move has is never
+    /// read, and a problem is reported for a move that can happen.
     pub(super) fn capture_check(
         &mut self,
         kind: KindId,
-        exprs: &[(Site, &Expr)],
+        checks: Vec<Checked>,
         class: &[u8],
         nclass: usize,
+        cases: &[[Cell; 3]],
+        site: Site,
     ) -> Check {
-        let (stat, dynamic): (Vec<_>, Vec<_>) =
-            exprs.iter().partition(|(_, e)| !e.deps().is_dynamic());
-        let mut check = Check {
-            table: None,
-            dynamic: dynamic.iter().map(|(_, e)| (*e).clone()).collect(),
-        };
+        let (stat, dynamic): (Vec<Checked>, Vec<Checked>) = checks
+            .into_iter()
+            .partition(|(_, e)| !e.deps().is_dynamic());
         let deps = stat
             .iter()
             .fold(Deps::default(), |d, (_, e)| d.or(e.deps()));
@@ -139,64 +140,66 @@ impl Compiler<'_> {
         ];
         let total: usize = sizes.iter().product();
         if total > TABLE_LIMIT {
-            check.dynamic.extend(stat.iter().map(|(_, e)| (*e).clone()));
-            return check;
+            let mut dynamic = dynamic;
+            dynamic.extend(stat);
+            return Check {
+                table: None,
+                stat: Vec::new(),
+                dynamic,
+            };
         }
         let mut table = table_for(sizes);
-        let reps = representatives(class, nclass, self.core.geometry.cells());
-        for p in 0..PLAYERS {
-            let attacker = Piece::new(kind, Player(p as u8));
-            for dk in self.core.kinds().collect::<Vec<_>>() {
-                let defender = Piece::new(dk, Player(p as u8).other());
-                for cf in 0..sizes[1] {
-                    for ct in 0..sizes[3] {
-                        for cto in 0..sizes[4] {
-                            let (Some(from), Some(tcell), Some(to)) = (
-                                reps[if use_from { cf } else { 0 }],
-                                reps[if use_tcell { ct } else { 0 }],
-                                reps[if use_to { cto } else { 0 }],
-                            ) else {
-                                continue;
+        let mut done = std::collections::HashSet::new();
+        'cases: for &[from, tcell, to] in cases {
+            let key = [
+                if use_from { class[from.index()] } else { 0 },
+                if use_tcell { class[tcell.index()] } else { 0 },
+                if use_to { class[to.index()] } else { 0 },
+            ];
+            if !done.insert(key) {
+                continue;
+            }
+            let [cf, ct, cto] = key.map(usize::from);
+            for player in Player::ALL {
+                let attacker = Piece::new(kind, player);
+                for dk in self.core.kinds().collect::<Vec<_>>() {
+                    let defender = Piece::new(dk, player.other());
+                    let env = StaticEnv {
+                        mover: Some(Value::Piece(attacker, from)),
+                        target: Some(Value::Piece(defender, tcell)),
+                        from: Some(from),
+                        to: Some(to),
+                        player: Some(player),
+                        ..StaticEnv::default()
+                    };
+                    match first_refusal(self.core, &stat, &env) {
+                        Ok(None) => table.set([attacker.code(), cf, defender.code(), ct, cto]),
+                        Ok(Some(_)) => {}
+                        Err((reason, err)) => {
+                            let core = self.core;
+                            let site = match reason {
+                                Reason::Capture(r) => Site::Capture(r.index()),
+                                _ => site,
                             };
-                            let env = StaticEnv {
-                                mover: Some(Value::Piece(attacker, from)),
-                                target: Some(Value::Piece(defender, tcell)),
-                                from: Some(from),
-                                to: Some(to),
-                                player: Some(attacker.owner()),
-                                ..StaticEnv::default()
-                            };
-                            let mut ok = true;
-                            for (site, e) in &stat {
-                                match e.test(self.core, &env) {
-                                    Ok(true) => {}
-                                    Ok(false) => {
-                                        ok = false;
-                                        break;
-                                    }
-                                    Err(err) => {
-                                        let core = self.core;
-                                        self.eval_error(*site, err, || {
-                                            format!(
-                                                "{} captures {}",
-                                                case_text(core, attacker, from, to),
-                                                core.code(defender)
-                                            )
-                                        });
-                                        return check;
-                                    }
-                                }
-                            }
-                            if ok {
-                                table.set([attacker.code(), cf, defender.code(), ct, cto]);
-                            }
+                            self.eval_error(site, err, || {
+                                format!(
+                                    "{} captures {} on {}",
+                                    case_text(core, attacker, from, to),
+                                    core.code(defender),
+                                    core.geometry.name(tcell)
+                                )
+                            });
+                            continue 'cases;
                         }
                     }
                 }
             }
         }
-        check.table = Some(table);
-        check
+        Check {
+            table: Some(table),
+            stat,
+            dynamic,
+        }
     }
 
     /// Tabulates a jump's blocking predicate over (mover, jumped cell class, occupant).
@@ -205,17 +208,19 @@ impl Compiler<'_> {
         &mut self,
         kind: KindId,
         site: Site,
-        e: &Expr,
+        check: Checked,
         zone: usize,
         class: &[u8],
         nclass: usize,
     ) -> Check {
-        if e.deps().is_dynamic() {
+        if check.1.deps().is_dynamic() {
             return Check {
                 table: None,
-                dynamic: vec![e.clone()],
+                stat: Vec::new(),
+                dynamic: vec![check],
             };
         }
+        let e = &check.1;
         let sizes = [PIECE_CODES, nclass, PIECE_CODES, 1, 1];
         let mut table = table_for(sizes);
         // Only cells of the crossed zone are ever jumped.
@@ -261,6 +266,7 @@ impl Compiler<'_> {
         }
         Check {
             table: Some(table),
+            stat: vec![check],
             dynamic: Vec::new(),
         }
     }

@@ -27,13 +27,16 @@ pub(crate) mod steps;
 pub(crate) mod targets;
 
 use crate::cell::{Cell, CellSet, MAX_CELLS};
-use crate::expr::{BinOp, Deps, Env, EvalError, Expr, Value, Var, visit};
+use crate::expr::{BinOp, Deps, EvalError, Expr, MAX_EXPR_DEPTH, Value, Var, visit};
 use crate::facts::*;
 use crate::piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
+use crate::reason::{Reason, RuleId, Section};
 use crate::rules::*;
 use crate::spec::*;
 use crate::tables::*;
+use crate::verdict::{Checked, StaticEnv, first_refusal};
 use checks::flatten;
+use std::collections::HashMap;
 
 /// The largest table, in bits, the compiler builds for one predicate before it falls back to
 /// evaluating the predicate during play.
@@ -57,7 +60,11 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         core: &core,
         spec: &spec,
         errors: Vec::new(),
+        causes: HashMap::new(),
     };
+    if !compiler.check_depths() {
+        return Err(compiler.finish());
+    }
     let class = compiler.classes();
     let nclass = class.iter().copied().max().map_or(1, |m| m as usize + 1);
     let (moves, mut targets, target_index, jumped_cells) = compiler.moves(&class, nclass);
@@ -137,7 +144,8 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         }
     }
     compiler.check_setup();
-    let errors = compiler.errors;
+    let place = compiler.place();
+    let errors = compiler.finish();
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -185,7 +193,9 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         uses_repetitions,
         history,
         lean: false,
-        spec,
+        names: Names::of(&spec),
+        place,
+        setup: spec.setup.clone(),
     };
     rules.lean = rules.general_make_reasons().is_empty();
     Ok(rules)
@@ -369,52 +379,109 @@ fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
     }
 }
 
-/// Bindings for evaluating at load time.
-#[derive(Default)]
-struct StaticEnv {
-    mover: Option<Value>,
-    target: Option<Value>,
-    from: Option<Cell>,
-    to: Option<Cell>,
-    player: Option<Player>,
-    cell: Option<Cell>,
-    occupant: Option<Value>,
-}
-
-impl Env for StaticEnv {
-    fn var(&self, var: Var) -> Option<Value> {
-        match var {
-            Var::Mover => self.mover,
-            Var::Target => self.target,
-            Var::From => self.from.map(Value::Cell),
-            Var::To => self.to.map(Value::Cell),
-            Var::Player => self.player.map(Value::Player),
-            Var::Opponent => self.player.map(|p| Value::Player(p.other())),
-            Var::Cell => self.cell.map(Value::Cell),
-            Var::Occupant => self.occupant,
-            Var::Clock | Var::Idle | Var::Repetitions => None,
-        }
-    }
-}
-
 struct Compiler<'a> {
     core: &'a Core,
     spec: &'a RulesSpec,
     errors: Vec<RulesError>,
+    /// For each (site, cause) reported: where its error is in `errors`, and how many more
+    /// cases had the same cause.
+    causes: HashMap<(Site, String), (usize, usize)>,
 }
 
 type MoveTables = (Vec<CompiledMove>, Vec<Target>, Vec<(u32, u16)>, Vec<u8>);
 
 impl Compiler<'_> {
     fn error(&mut self, site: Site, message: impl Into<String>) {
-        self.errors.push(RulesError {
-            site,
-            message: message.into(),
-        });
+        let message = message.into();
+        self.report(site, message.clone(), message);
     }
 
+    /// Reports an error once per site and cause: later cases of the same cause are counted,
+    /// and the first one's message says how many more there were.
+    fn report(&mut self, site: Site, cause: String, message: String) {
+        match self.causes.get_mut(&(site, cause.clone())) {
+            Some((_, more)) => *more += 1,
+            None => {
+                self.causes.insert((site, cause), (self.errors.len(), 0));
+                self.errors.push(RulesError { site, message });
+            }
+        }
+    }
+
+    /// An expression that cannot be evaluated in one case of those the compiler tabulates: the
+    /// case (a move that can happen) is named; the other cases with the same error are counted.
     fn eval_error(&mut self, site: Site, e: EvalError, case: impl FnOnce() -> String) {
-        self.error(site, format!("{e}, when {}", case()));
+        self.report(site, e.to_string(), format!("{e}, when {}", case()));
+    }
+
+    /// The place rules, in order.
+    fn place(&self) -> Vec<(RuleId, Expr)> {
+        self.spec
+            .place
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (RuleId::new(Section::Place, i), r.expr.clone()))
+            .collect()
+    }
+
+    /// Reports every expression nested deeper than [`MAX_EXPR_DEPTH`]; true when there is
+    /// none. Evaluation recurses, so deeper expressions are refused before anything evaluates.
+    fn check_depths(&mut self) -> bool {
+        let spec = self.spec;
+        let mut sites: Vec<(Site, &Expr)> = Vec::new();
+        for (i, r) in spec.enter.iter().enumerate() {
+            sites.push((Site::Enter(i), &r.expr));
+        }
+        for (i, r) in spec.capture.iter().enumerate() {
+            sites.push((Site::Capture(i), &r.expr));
+        }
+        for (i, r) in spec.place.iter().enumerate() {
+            sites.push((Site::Place(i), &r.expr));
+        }
+        for (i, e) in spec.end.iter().enumerate() {
+            sites.push((Site::End(i), &e.when));
+            if let EndResult::Winner(w) = &e.result {
+                sites.push((Site::Winner(i), w));
+            }
+        }
+        for (k, kind) in spec.kinds.iter().enumerate() {
+            for (m, mv) in kind.moves.iter().enumerate() {
+                let site = Site::Move(k, m);
+                sites.extend(mv.condition.iter().map(|e| (site, e)));
+                match &mv.pattern {
+                    Pattern::Jump { blocked, .. } => {
+                        sites.extend(blocked.iter().map(|e| (site, e)))
+                    }
+                    Pattern::Hop { over, .. } => sites.extend(over.iter().map(|e| (site, e))),
+                    Pattern::Step => {}
+                }
+            }
+        }
+        let mut ok = true;
+        for (site, e) in sites {
+            let depth = e.depth();
+            if depth > MAX_EXPR_DEPTH {
+                ok = false;
+                self.error(
+                    site,
+                    format!(
+                        "this expression nests too deeply ({depth} levels); the limit is {MAX_EXPR_DEPTH}"
+                    ),
+                );
+            }
+        }
+        ok
+    }
+
+    /// The errors, each with the number of further cases of its cause.
+    fn finish(mut self) -> Vec<RulesError> {
+        for &(at, more) in self.causes.values() {
+            if more > 0 {
+                let e = &mut self.errors[at];
+                e.message = format!("{} (and {more} more like it)", e.message);
+            }
+        }
+        self.errors
     }
 
     /// Every static expression of the game, to find which features of a cell matter.

@@ -3,13 +3,17 @@
 
 use super::*;
 use crate::cell::Cell;
-use crate::expr::{Expr, Value};
+use crate::expr::Value;
 use crate::facts::*;
 use crate::geometry::{Dir, Geometry};
 use crate::piece::{KindId, PLAYERS, Piece, Player};
-use crate::rules::*;
+use crate::reason::{PatternId, Reason, RuleId, Section};
 use crate::spec::*;
 use crate::tables::*;
+use crate::verdict::{Checked, StaticEnv, first_refusal};
+
+/// The most move patterns a game may have (a move names its pattern in one byte).
+pub(crate) const MAX_PATTERNS: usize = 256;
 
 impl Compiler<'_> {
     pub(super) fn moves(&mut self, class: &[u8], nclass: usize) -> MoveTables {
@@ -20,48 +24,53 @@ impl Compiler<'_> {
         let codes = 1 + PLAYERS * self.spec.kinds.len();
         let mut per: Vec<Vec<Target>> = vec![Vec::new(); codes * stride];
         let mut jumped: Vec<u8> = Vec::new();
-        let (static_enter, dynamic_enter): (Vec<&NamedRule>, Vec<&NamedRule>) = self
+        let (static_enter, dynamic_enter): (Vec<Checked>, Vec<Checked>) = self
             .spec
             .enter
             .iter()
-            .partition(|r| !r.expr.deps().is_dynamic());
-        let enter_index = |r: &NamedRule| {
-            self.spec
-                .enter
-                .iter()
-                .position(|x| std::ptr::eq(x, r))
-                .unwrap_or(0)
-        };
-        let static_enter: Vec<(usize, &NamedRule)> = static_enter
-            .into_iter()
-            .map(|r| (enter_index(r), r))
-            .collect();
-        let dynamic_enter: Vec<Expr> = dynamic_enter.into_iter().map(|r| r.expr.clone()).collect();
+            .enumerate()
+            .map(|(i, r)| {
+                (
+                    Reason::Enter(RuleId::new(Section::Enter, i)),
+                    r.expr.clone(),
+                )
+            })
+            .partition(|(_, e)| !e.deps().is_dynamic());
+        let total: usize = self.spec.kinds.iter().map(|k| k.moves.len()).sum();
+        if total > MAX_PATTERNS {
+            self.error(
+                Site::Game,
+                format!("the game has {total} move patterns; at most {MAX_PATTERNS} are supported"),
+            );
+        }
 
         for (ki, kind) in self.spec.kinds.iter().enumerate() {
             for (mi, m) in kind.moves.iter().enumerate() {
                 let rule = moves.len();
-                if rule > u8::MAX as usize {
-                    self.error(Site::Move(ki, mi), "too many move patterns (at most 256)");
+                if rule >= MAX_PATTERNS {
                     continue;
                 }
                 let site = Site::Move(ki, mi);
+                let pattern = PatternId(rule as u8);
                 let kid = KindId(ki as u8);
-                let (cond_static, cond_dynamic) = match &m.condition {
-                    Some(c) if c.deps().is_dynamic() => (None, Some(c.clone())),
-                    Some(c) => (Some(c), None),
-                    None => (None, None),
-                };
+                let mut enter = static_enter.clone();
                 let mut dyn_enter = dynamic_enter.clone();
-                dyn_enter.extend(cond_dynamic);
+                if let Some(c) = &m.condition {
+                    let check = (Reason::Condition(pattern), c.clone());
+                    if c.deps().is_dynamic() {
+                        dyn_enter.push(check);
+                    } else {
+                        enter.push(check);
+                    }
+                }
+                let shape = shape_of(&m.pattern);
 
-                for p in 0..PLAYERS {
-                    let player = Player(p as u8);
+                for player in Player::ALL {
                     let piece = Piece::new(kid, player);
                     for from in g.cells().iter() {
-                        for dir in m.dirs[p].iter() {
+                        for dir in m.dirs[player.index()].iter() {
                             let Some((to, over, jumped_cells)) =
-                                geometry_of(&g, self.core, &m.pattern, from, dir)
+                                geometry_of(&g, self.core, shape, from, dir)
                             else {
                                 continue;
                             };
@@ -73,38 +82,16 @@ impl Compiler<'_> {
                                 player: Some(player),
                                 ..StaticEnv::default()
                             };
-                            let mut ok = true;
-                            for (ri, r) in &static_enter {
-                                match r.expr.test(self.core, &env) {
-                                    Ok(true) => {}
-                                    Ok(false) => {
-                                        ok = false;
-                                        break;
-                                    }
-                                    Err(e) => {
-                                        let core = self.core;
-                                        self.eval_error(Site::Enter(*ri), e, || {
-                                            case_text(core, piece, from, to)
-                                        });
-                                        ok = false;
-                                        break;
-                                    }
+                            match first_refusal(self.core, &enter, &env) {
+                                Ok(None) => {}
+                                Ok(Some(_)) => continue,
+                                Err((reason, e)) => {
+                                    let core = self.core;
+                                    self.eval_error(site_of(reason, site), e, || {
+                                        case_text(core, piece, from, to)
+                                    });
+                                    continue;
                                 }
-                            }
-                            if ok && let Some(c) = cond_static {
-                                match c.test(self.core, &env) {
-                                    Ok(b) => ok = b,
-                                    Err(e) => {
-                                        let core = self.core;
-                                        self.eval_error(site, e, || {
-                                            case_text(core, piece, from, to)
-                                        });
-                                        ok = false;
-                                    }
-                                }
-                            }
-                            if !ok {
-                                continue;
                             }
                             let start = jumped.len();
                             jumped.extend(jumped_cells.iter().map(|c| c.0));
@@ -112,10 +99,10 @@ impl Compiler<'_> {
                                 to: to.0,
                                 over: over.map_or(0, |c| c.0),
                                 rule: rule as u8,
-                                kind: match m.pattern {
-                                    Pattern::Step => STEP,
-                                    Pattern::Jump { .. } => JUMP,
-                                    Pattern::Hop { .. } => HOP,
+                                kind: match shape {
+                                    Shape::Step => STEP,
+                                    Shape::Jump(_) => JUMP,
+                                    Shape::Hop => HOP,
                                 },
                                 dir: dir as u8,
                                 jumped_len: jumped_cells.len() as u8,
@@ -128,13 +115,19 @@ impl Compiler<'_> {
                     }
                 }
 
-                // Capture table: the game's capture rules and the hop's own filter.
-                let mut capture_exprs: Vec<(Site, &Expr)> = self
+                // Capture table: the game's capture rules and the hop's own filter, over the
+                // cells this pattern's moves really involve.
+                let mut capture_exprs: Vec<Checked> = self
                     .spec
                     .capture
                     .iter()
                     .enumerate()
-                    .map(|(i, r)| (Site::Capture(i), &r.expr))
+                    .map(|(i, r)| {
+                        (
+                            Reason::Capture(RuleId::new(Section::Capture, i)),
+                            r.expr.clone(),
+                        )
+                    })
                     .collect();
                 let mut chain = false;
                 let mut complete = false;
@@ -147,31 +140,34 @@ impl Compiler<'_> {
                     } => {
                         chain = *c;
                         complete = *c && *full;
-                        capture_exprs.extend(over.iter().map(|e| (site, e)));
+                        capture_exprs
+                            .extend(over.iter().map(|e| (Reason::Condition(pattern), e.clone())));
                     }
                     Pattern::Jump { blocked, .. } => blocked_expr = blocked.as_ref(),
                     Pattern::Step => {}
                 }
-                let capture =
-                    if m.mode == CaptureMode::Quiet && !matches!(m.pattern, Pattern::Hop { .. }) {
-                        Check::default()
-                    } else {
-                        self.capture_check(kid, &capture_exprs, class, nclass)
-                    };
-                let jump_zone = match &m.pattern {
-                    Pattern::Jump { zone, .. } => *zone,
-                    _ => 0,
+                let capture = if m.mode == CaptureMode::Quiet && shape != Shape::Hop {
+                    Check::default()
+                } else {
+                    let cases = capture_cases(&per, rule as u8, class, stride);
+                    self.capture_check(kid, capture_exprs, class, nclass, &cases, site)
                 };
-                let blocked = match blocked_expr {
-                    Some(e) => self.block_check(kid, site, e, jump_zone, class, nclass),
-                    None => Check::default(),
+                let blocked = match (blocked_expr, shape) {
+                    (Some(e), Shape::Jump(zone)) => {
+                        let check = (Reason::Blocked(pattern, Cell(0)), e.clone());
+                        self.block_check(kid, site, check, zone, class, nclass)
+                    }
+                    _ => Check::default(),
                 };
                 moves.push(CompiledMove {
                     kind: kid,
-                    index: mi,
+                    text: m.text.clone(),
+                    shape,
+                    dirs: m.dirs,
                     mode: m.mode,
                     chain,
                     complete,
+                    enter,
                     capture,
                     blocked,
                     dynamic_enter: dyn_enter,
@@ -191,39 +187,68 @@ impl Compiler<'_> {
     }
 }
 
+/// Where in the spec the check behind a reason is written.
+fn site_of(reason: Reason, pattern: Site) -> Site {
+    match reason {
+        Reason::Enter(r) => Site::Enter(r.index()),
+        Reason::Capture(r) => Site::Capture(r.index()),
+        _ => pattern,
+    }
+}
+
+/// The distinct (origin, captured cell, destination) combinations of cell classes among the
+/// targets of pattern `rule`, each with the cells of its first target: the only cases a
+/// capture table is ever read for.
+fn capture_cases(per: &[Vec<Target>], rule: u8, class: &[u8], stride: usize) -> Vec<[Cell; 3]> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (slot, list) in per.iter().enumerate() {
+        let from = slot % stride;
+        for t in list.iter().filter(|t| t.rule == rule) {
+            let tcell = if t.kind == HOP { t.over } else { t.to };
+            let key = (class[from], class[tcell as usize], class[t.to as usize]);
+            if seen.insert(key) {
+                out.push([Cell(from as u8), Cell(tcell), Cell(t.to)]);
+            }
+        }
+    }
+    out
+}
+
+/// The shape of a pattern.
+pub(crate) fn shape_of(pattern: &Pattern) -> Shape {
+    match pattern {
+        Pattern::Step => Shape::Step,
+        Pattern::Jump { zone, .. } => Shape::Jump(*zone),
+        Pattern::Hop { .. } => Shape::Hop,
+    }
+}
+
 /// Where a pattern goes from `from` in `dir`: destination, hopped-over cell, jumped cells.
-pub(super) fn geometry_of(
+/// The compiler builds the target lists with it, and an explanation finds with it the
+/// destinations the enter rules took out of them.
+pub(crate) fn geometry_of(
     g: &Geometry,
     core: &Core,
-    pattern: &Pattern,
+    shape: Shape,
     from: Cell,
     dir: Dir,
 ) -> Option<(Cell, Option<Cell>, Vec<Cell>)> {
-    match pattern {
-        Pattern::Step => g.neighbour(from, dir).map(|to| (to, None, Vec::new())),
-        Pattern::Hop { .. } => {
+    match shape {
+        Shape::Step => g.neighbour(from, dir).map(|to| (to, None, Vec::new())),
+        Shape::Hop => {
             let over = g.neighbour(from, dir)?;
             let to = g.neighbour(over, dir)?;
             Some((to, Some(over), Vec::new()))
         }
-        Pattern::Jump { zone, .. } => {
+        Shape::Jump(zone) => {
             let mut cells = Vec::new();
             let mut c = g.neighbour(from, dir)?;
-            while core.in_zone(c, *zone, None) {
+            while core.in_zone(c, zone, None) {
                 cells.push(c);
                 c = g.neighbour(c, dir)?;
             }
             (!cells.is_empty()).then_some((c, None, cells))
         }
     }
-}
-
-/// Where a pattern goes, for explaining rejected moves.
-pub(crate) fn pattern_geometry(
-    rules: &Rules,
-    pattern: &Pattern,
-    from: Cell,
-    dir: Dir,
-) -> Option<(Cell, Option<Cell>, Vec<Cell>)> {
-    geometry_of(&rules.core.geometry, &rules.core, pattern, from, dir)
 }

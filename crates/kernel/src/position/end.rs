@@ -2,13 +2,51 @@
 
 use super::*;
 use crate::cell::Cell;
-use crate::expr::{Env, EvalError, Value, Var};
+use crate::expr::{Deps, Env, EvalError, Value, Var};
 use crate::piece::{KindId, PIECE_CODES, Piece, Player};
 use crate::rules::Rules;
 use crate::status::Outcome;
 use crate::tables::{EagerTest, EndCheck, NONE};
 
 impl State {
+    /// Decides the end rules of a position that was set up rather than reached by a move (the
+    /// start, a position string without a result): as after a move, the first rule that holds
+    /// decides, seen from the player who moved last (the side not to move). A rule about the
+    /// moved piece holds when it holds for some piece of that player where it stands. Rules
+    /// about having no move are left for [`State::outcome`], as after a move.
+    pub(crate) fn settle(&mut self, rules: &Rules) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let mover = self.side.other();
+        let about_the_move = Deps(Deps::MOVER.0 | Deps::FROM.0 | Deps::TO.0);
+        for e in &rules.end {
+            let fired = match &e.check {
+                EndCheck::Deferred => break,
+                EndCheck::Arrive(sets) => self.occupied[mover.slot()]
+                    .iter()
+                    .any(|c| sets[self.board[c.index()] as usize].contains(c)),
+                EndCheck::Count(who, kind, op, n) => {
+                    compare(*op, self.count(who.resolve(mover), *kind), *n)
+                }
+                EndCheck::Dynamic(expr) if expr.deps().any(about_the_move) => {
+                    self.occupied[mover.slot()].iter().any(|c| {
+                        let piece = Piece(self.board[c.index()]);
+                        self.dynamic_end(rules, expr, piece, c, c, mover)
+                    })
+                }
+                EndCheck::Dynamic(expr) => {
+                    let env = PlayEnv::new(rules, self, mover);
+                    expr.test(&rules.core, &env).unwrap_or(false)
+                }
+            };
+            if fired {
+                self.outcome = Some(e.result[mover.slot()]);
+                return;
+            }
+        }
+    }
+
     /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
     /// decides. Arrival rules are one table lookup; the others are tested in order up to it.
     #[inline(always)]

@@ -1,26 +1,33 @@
 //! Move generation.
+//!
+//! The fast path reads only tables: step groups as bitboards, then the listed targets whose
+//! checks are all tabulated. A target with a check that reads the position takes the slow
+//! path, which is [`State::target_verdict`]: the same function that explains a refused move
+//! (`probe.rs`), so that what generation lists and what an explanation says cannot differ.
 
 use super::*;
 use crate::cell::{Cell, CellSet};
+use crate::error::MoveLimit;
 use crate::expr::Value;
-use crate::moves::{Callback, Move, Sink};
+use crate::moves::{Dyn, Emit, Guard, Move, Sink, Stop};
 use crate::piece::{Piece, Player};
+use crate::reason::{PatternId, Reason};
 use crate::rules::{MAX_HOPS, Rules};
-use crate::tables::{
-    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, JUMP, Jumped, QUIET, SLOW, Target, bit,
-};
+use crate::tables::{BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, JUMP, QUIET, SLOW, Target, bit};
 use crate::tables::{Slot, StepGroup};
+use crate::verdict::refusal;
 use std::ops::ControlFlow;
 
 impl State {
-    /// Generates the legal moves of `side` (as if it were to move), calling `f` for each.
+    /// Generates the legal moves of `side` (as if it were to move), calling `f` for each,
+    /// until `f` breaks; past the kernel's limits, stops with the limit.
     pub fn generate<B>(
         &self,
         rules: &Rules,
         side: Player,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        self.generate_into(rules, side, &mut Callback(f))
+        f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> Result<ControlFlow<B>, MoveLimit> {
+        Stop::result(self.generate_into(rules, side, &mut Guard::new(f)))
     }
 
     /// [`State::generate`], into any [`Sink`].
@@ -35,7 +42,7 @@ impl State {
             return ControlFlow::Continue(());
         }
         if rules.must_capture {
-            return sink.escape(|mut f| self.generate_must_capture(rules, side, &mut f));
+            return sink.escape(|f| self.generate_must_capture(rules, side, f));
         }
         let masks = self.masks(side);
         if rules.narrow {
@@ -67,38 +74,36 @@ impl State {
         &self,
         rules: &Rules,
         side: Player,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+        f: &mut dyn Emit<B>,
     ) -> ControlFlow<B> {
         let mut any = false;
         let masks = self.masks(side);
         for from in self.occupied[side.index()].iter() {
-            let mut captures = |m: Move| {
-                if m.is_capture() {
-                    any = true;
-                    f(m)
-                } else {
-                    ControlFlow::Continue(())
-                }
+            let mut captures = OnlyCaptures {
+                inner: &mut *f,
+                any: &mut any,
             };
-            self.generate_piece(rules, side, from, masks, &mut Callback(&mut captures))?;
+            self.generate_piece(rules, side, from, masks, &mut captures)?;
         }
         if !any {
             for from in self.occupied[side.index()].iter() {
-                self.generate_piece(rules, side, from, masks, &mut Callback(f))?;
+                self.generate_piece(rules, side, from, masks, &mut Dyn(&mut *f))?;
             }
         }
         ControlFlow::Continue(())
     }
 
-    /// Generates the legal moves of the piece on `from`, which belongs to `side`.
+    /// Generates the moves of the piece on `from`, which belongs to `side`, as if capturing
+    /// were never mandatory.
     pub fn generate_from<B>(
         &self,
         rules: &Rules,
         side: Player,
         from: Cell,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        self.generate_piece(rules, side, from, self.masks(side), &mut Callback(f))
+        f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> Result<ControlFlow<B>, MoveLimit> {
+        let mut sink = Guard::new(f);
+        Stop::result(self.generate_piece(rules, side, from, self.masks(side), &mut sink))
     }
 
     /// [`State::generate_from`], given [`State::masks`]: the step groups as bitboards, then
@@ -143,7 +148,7 @@ impl State {
     ) -> ControlFlow<S::Break> {
         for t in rules.listed(slot) {
             if t.flags & SLOW != 0 {
-                sink.escape(|mut f| self.generate_slow(rules, t, pc, from, side, &mut f))?;
+                sink.escape(|f| self.generate_slow(rules, t, pc, from, side, f))?;
                 continue;
             }
             if t.kind == HOP {
@@ -151,18 +156,12 @@ impl State {
                 if occ != 0
                     && State::owner_of(occ) != side
                     && self.board[t.to as usize] == 0
-                    && bit(
-                        &rules.cap_bits,
-                        (t.cap_base + occ as u32 * t.cap_stride) as usize,
-                    )
+                    && self.cap_allowed(rules, t, occ)
                 {
                     let mv = Move::hop(from, Cell(t.to), t.rule, t.dir);
                     sink.push(mv)?;
-                    if t.flags & CHAIN != 0
-                        && (rules.promote_stops.is_empty()
-                            || !rules.promote_stops[pc as usize * rules.stride + t.to as usize])
-                    {
-                        sink.escape(|mut f| self.chain_from(rules, t, pc, side, mv, &mut f))?;
+                    if t.flags & CHAIN != 0 && !State::promotion_stops(rules, pc, t.to) {
+                        sink.escape(|f| self.chain_from(rules, t, pc, side, mv, f))?;
                     }
                 }
                 continue;
@@ -177,10 +176,7 @@ impl State {
                 }
             } else if State::owner_of(occ) != side
                 && t.flags & CAPTURE != 0
-                && bit(
-                    &rules.cap_bits,
-                    (t.cap_base + occ as u32 * t.cap_stride) as usize,
-                )
+                && self.cap_allowed(rules, t, occ)
             {
                 sink.push(Move::simple(from, Cell(t.to), t.rule, true))?;
             }
@@ -220,6 +216,22 @@ impl State {
         ControlFlow::Continue(())
     }
 
+    /// Whether the tabulated capture checks of target `t` allow taking the piece `occ`.
+    #[inline(always)]
+    pub(super) fn cap_allowed(&self, rules: &Rules, t: &Target, occ: u8) -> bool {
+        bit(
+            &rules.cap_bits,
+            (t.cap_base + occ as u32 * t.cap_stride) as usize,
+        )
+    }
+
+    /// Whether a promotion of `pc` on `to` ends a hop chain there.
+    #[inline(always)]
+    pub(super) fn promotion_stops(rules: &Rules, pc: u8, to: u8) -> bool {
+        !rules.promote_stops.is_empty()
+            && rules.promote_stops[pc as usize * rules.stride + to as usize]
+    }
+
     #[inline]
     pub(super) fn jump_blocked_fast(&self, rules: &Rules, t: &Target) -> bool {
         let start = t.jumped_start as usize;
@@ -233,7 +245,160 @@ impl State {
             })
     }
 
-    /// Targets whose predicates read the position, and hops (which may chain).
+    /// The first jumped cell of target `t` on which the jump's blocking predicate holds.
+    pub(super) fn blocked_cell(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        t: &Target,
+        pc: u8,
+    ) -> Option<Cell> {
+        let start = t.jumped_start as usize;
+        for j in &rules.jumped[start..start + t.jumped_len as usize] {
+            let occ = self.board[j.cell as usize];
+            if t.flags & BLOCKABLE != 0
+                && bit(&rules.block_bits, j.block_base as usize + occ as usize)
+            {
+                return Some(Cell(j.cell));
+            }
+            if !m.blocked.dynamic.is_empty() {
+                let env = PlayEnv {
+                    mover: Some(Value::Piece(Piece(pc), Cell(j.cell))),
+                    cell: Some(Cell(j.cell)),
+                    occupant: Some(match Piece::from_code(occ) {
+                        Some(o) => Value::Piece(o, Cell(j.cell)),
+                        None => Value::NoPiece,
+                    }),
+                    ..PlayEnv::new(rules, self, Piece(pc).owner())
+                };
+                // The blocking predicate blocks when it holds (or cannot be evaluated).
+                if m.blocked
+                    .dynamic
+                    .iter()
+                    .any(|(_, e)| e.test(&rules.core, &env).unwrap_or(true))
+                {
+                    return Some(Cell(j.cell));
+                }
+            }
+        }
+        None
+    }
+
+    /// The first capture check read during play that refuses `pc` on `from` taking `occ` on
+    /// `target_cell`, landing on `to`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dynamic_capture_refusal(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        pc: u8,
+        from: Cell,
+        occ: u8,
+        target_cell: Cell,
+        to: Cell,
+    ) -> Option<Reason> {
+        if m.capture.dynamic.is_empty() {
+            return None;
+        }
+        let env = PlayEnv {
+            mover: Some(Value::Piece(Piece(pc), from)),
+            target: Some(Value::Piece(Piece(occ), target_cell)),
+            from: Some(from),
+            to: Some(to),
+            ..PlayEnv::new(rules, self, Piece(pc).owner())
+        };
+        refusal(&rules.core, &m.capture.dynamic, &env)
+    }
+
+    /// The first enter check read during play that refuses `pc` going from `from` to `to`.
+    pub(super) fn dynamic_enter_refusal(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        pc: u8,
+        from: Cell,
+        to: Cell,
+    ) -> Option<Reason> {
+        if m.dynamic_enter.is_empty() {
+            return None;
+        }
+        let env = PlayEnv {
+            mover: Some(Value::Piece(Piece(pc), from)),
+            from: Some(from),
+            to: Some(to),
+            ..PlayEnv::new(rules, self, Piece(pc).owner())
+        };
+        refusal(&rules.core, &m.dynamic_enter, &env)
+    }
+
+    /// The verdict on one target of the piece `pc` (of `side`) on `from`: the move it makes
+    /// here, or the first check that refuses it. Generation takes this path for targets with
+    /// checks that read the position; an explanation takes it for every target.
+    pub(super) fn target_verdict(
+        &self,
+        rules: &Rules,
+        t: &Target,
+        pc: u8,
+        from: Cell,
+        side: Player,
+    ) -> Result<Move, Reason> {
+        let m = &rules.moves[t.rule as usize];
+        let pattern = PatternId(t.rule);
+        let to = Cell(t.to);
+        let dest = self.board[t.to as usize];
+        if dest != 0 && State::owner_of(dest) == side {
+            return Err(Reason::OwnPiece);
+        }
+        if t.kind == HOP {
+            if dest != 0 {
+                return Err(Reason::NotEmpty(pattern));
+            }
+            let occ = self.board[t.over as usize];
+            if occ == 0 || State::owner_of(occ) == side {
+                return Err(Reason::NothingToHop(pattern));
+            }
+            let over = Cell(t.over);
+            if !self.cap_allowed(rules, t, occ) {
+                return Err(self.static_capture_reason(rules, m, pc, from, occ, over, to));
+            }
+            if let Some(r) = self.dynamic_capture_refusal(rules, m, pc, from, occ, over, to) {
+                return Err(r);
+            }
+            if let Some(r) = self.dynamic_enter_refusal(rules, m, pc, from, to) {
+                return Err(r);
+            }
+            return Ok(Move::hop(from, to, t.rule, t.dir));
+        }
+        if t.kind == JUMP
+            && let Some(cell) = self.blocked_cell(rules, m, t, pc)
+        {
+            return Err(Reason::Blocked(pattern, cell));
+        }
+        if dest == 0 {
+            if t.flags & QUIET == 0 {
+                return Err(Reason::OnlyCaptures(pattern));
+            }
+            if let Some(r) = self.dynamic_enter_refusal(rules, m, pc, from, to) {
+                return Err(r);
+            }
+            return Ok(Move::simple(from, to, t.rule, false));
+        }
+        if t.flags & CAPTURE == 0 {
+            return Err(Reason::NotEmpty(pattern));
+        }
+        if !self.cap_allowed(rules, t, dest) {
+            return Err(self.static_capture_reason(rules, m, pc, from, dest, to, to));
+        }
+        if let Some(r) = self.dynamic_capture_refusal(rules, m, pc, from, dest, to, to) {
+            return Err(r);
+        }
+        if let Some(r) = self.dynamic_enter_refusal(rules, m, pc, from, to) {
+            return Err(r);
+        }
+        Ok(Move::simple(from, to, t.rule, true))
+    }
+
+    /// Targets whose checks read the position, and hops that chain or must be completed.
     #[cold]
     pub(super) fn generate_slow<B>(
         &self,
@@ -242,154 +407,38 @@ impl State {
         pc: u8,
         from: Cell,
         side: Player,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+        f: &mut dyn Emit<B>,
+    ) -> ControlFlow<B> {
+        match self.target_verdict(rules, t, pc, from, side) {
+            Err(_) => ControlFlow::Continue(()),
+            Ok(mv) if t.kind == HOP => self.emit_hop(rules, t, pc, side, mv, f),
+            Ok(mv) => f.push(mv),
+        }
+    }
+
+    /// Emits a legal first hop `mv` (target `t`), and the chains that follow it.
+    fn emit_hop<B>(
+        &self,
+        rules: &Rules,
+        t: &Target,
+        pc: u8,
+        side: Player,
+        mv: Move,
+        f: &mut dyn Emit<B>,
     ) -> ControlFlow<B> {
         let m = &rules.moves[t.rule as usize];
-        if t.kind == HOP {
-            return self.hop(rules, m, t, pc, from, side, f);
-        }
-        if t.kind == JUMP && self.jump_blocked(rules, m, t, pc) {
-            return ControlFlow::Continue(());
-        }
-        let occ = self.board[t.to as usize];
-        let to = Cell(t.to);
-        if occ == 0 {
-            if t.flags & QUIET != 0 && self.dynamic_enter_ok(rules, m, pc, from, to) {
-                f(Move::simple(from, to, t.rule, false))?;
-            }
-        } else if State::owner_of(occ) != side
-            && t.flags & CAPTURE != 0
-            && self.capture_ok(rules, m, t, pc, from, occ, to, to)
-            && self.dynamic_enter_ok(rules, m, pc, from, to)
-        {
-            f(Move::simple(from, to, t.rule, true))?;
-        }
-        ControlFlow::Continue(())
-    }
-
-    #[inline]
-    pub(super) fn jump_blocked(&self, rules: &Rules, m: &CompiledMove, t: &Target, pc: u8) -> bool {
-        let start = t.jumped_start as usize;
-        let cells = &rules.jumped[start..start + t.jumped_len as usize];
-        if t.flags & BLOCKABLE != 0 && self.jump_blocked_fast(rules, t) {
-            return true;
-        }
-        if !m.blocked.dynamic.is_empty() {
-            for &Jumped { cell: c, .. } in cells {
-                let occ = self.board[c as usize];
-                let env = PlayEnv {
-                    rules,
-                    state: self,
-                    mover: Some(Value::Piece(Piece(pc), Cell(c))),
-                    player: Piece(pc).owner(),
-                    cell: Some(Cell(c)),
-                    occupant: Some(match Piece::from_code(occ) {
-                        Some(o) => Value::Piece(o, Cell(c)),
-                        None => Value::NoPiece,
-                    }),
-                    ..PlayEnv::new(rules, self, Piece(pc).owner())
-                };
-                if m.blocked
-                    .dynamic
-                    .iter()
-                    .any(|e| e.test(&rules.core, &env).unwrap_or(true))
-                {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn capture_ok(
-        &self,
-        rules: &Rules,
-        m: &CompiledMove,
-        t: &Target,
-        pc: u8,
-        from: Cell,
-        occ: u8,
-        target_cell: Cell,
-        to: Cell,
-    ) -> bool {
-        bit(
-            &rules.cap_bits,
-            (t.cap_base + occ as u32 * t.cap_stride) as usize,
-        ) && (m.capture.dynamic.is_empty() || {
-            let env = PlayEnv {
-                mover: Some(Value::Piece(Piece(pc), from)),
-                target: Some(Value::Piece(Piece(occ), target_cell)),
-                from: Some(from),
-                to: Some(to),
-                ..PlayEnv::new(rules, self, Piece(pc).owner())
-            };
-            m.capture
-                .dynamic
-                .iter()
-                .all(|e| e.test(&rules.core, &env).unwrap_or(false))
-        })
-    }
-
-    #[inline]
-    pub(super) fn dynamic_enter_ok(
-        &self,
-        rules: &Rules,
-        m: &CompiledMove,
-        pc: u8,
-        from: Cell,
-        to: Cell,
-    ) -> bool {
-        m.dynamic_enter.is_empty() || {
-            let env = PlayEnv {
-                mover: Some(Value::Piece(Piece(pc), from)),
-                from: Some(from),
-                to: Some(to),
-                ..PlayEnv::new(rules, self, Piece(pc).owner())
-            };
-            m.dynamic_enter
-                .iter()
-                .all(|e| e.test(&rules.core, &env).unwrap_or(false))
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn hop<B>(
-        &self,
-        rules: &Rules,
-        m: &CompiledMove,
-        t: &Target,
-        pc: u8,
-        from: Cell,
-        side: Player,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        let occ = self.board[t.over as usize];
-        if occ == 0 || State::owner_of(occ) == side || self.board[t.to as usize] != 0 {
-            return ControlFlow::Continue(());
-        }
-        let (over, to) = (Cell(t.over), Cell(t.to));
-        if !self.capture_ok(rules, m, t, pc, from, occ, over, to)
-            || !self.dynamic_enter_ok(rules, m, pc, from, to)
-        {
-            return ControlFlow::Continue(());
-        }
-        let mv = Move::hop(from, to, t.rule, t.dir);
-        let stops = !rules.promote_stops.is_empty()
-            && rules.promote_stops[pc as usize * rules.stride + to.index()];
-        if !m.chain || stops {
-            return f(mv);
+        if !m.chain || State::promotion_stops(rules, pc, t.to) {
+            return f.push(mv);
         }
         if !m.complete {
-            f(mv)?;
+            f.push(mv)?;
         }
         let mut vacated = CellSet::EMPTY;
-        vacated.insert(from);
-        vacated.insert(over);
+        vacated.insert(mv.from());
+        vacated.insert(Cell(t.over));
         let extended = self.chain(rules, m, pc, side, mv, vacated, f)?;
         if m.complete && !extended {
-            f(mv)?;
+            f.push(mv)?;
         }
         ControlFlow::Continue(())
     }
@@ -402,7 +451,7 @@ impl State {
         pc: u8,
         side: Player,
         mv: Move,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+        f: &mut dyn Emit<B>,
     ) -> ControlFlow<B> {
         let mut vacated = CellSet::EMPTY;
         vacated.insert(mv.from());
@@ -420,7 +469,8 @@ impl State {
     }
 
     /// Extends a hop chain from its last landing cell with the same pattern. `vacated` holds
-    /// the cells that count as empty: the origin and every piece already jumped.
+    /// the cells that count as empty: the origin and every piece already jumped. A chain that
+    /// could go on past [`MAX_HOPS`] hops stops generation with [`MoveLimit::ChainTooLong`].
     #[allow(clippy::too_many_arguments)]
     pub(super) fn chain<B>(
         &self,
@@ -430,11 +480,8 @@ impl State {
         side: Player,
         mv: Move,
         vacated: CellSet,
-        f: &mut impl FnMut(Move) -> ControlFlow<B>,
+        f: &mut dyn Emit<B>,
     ) -> ControlFlow<B, bool> {
-        if mv.hops() >= MAX_HOPS {
-            return ControlFlow::Continue(false);
-        }
         let cur = mv.to();
         let at = |c: u8| {
             if vacated.contains(Cell(c)) {
@@ -453,17 +500,23 @@ impl State {
                 continue;
             }
             let (over, to) = (Cell(t.over), Cell(t.to));
-            if !self.capture_ok(rules, m, t, pc, cur, occ, over, to)
-                || !self.dynamic_enter_ok(rules, m, pc, cur, to)
+            if !self.cap_allowed(rules, t, occ)
+                || self
+                    .dynamic_capture_refusal(rules, m, pc, cur, occ, over, to)
+                    .is_some()
+                || self.dynamic_enter_refusal(rules, m, pc, cur, to).is_some()
             {
                 continue;
             }
+            if mv.hops() >= MAX_HOPS {
+                f.limit(MoveLimit::ChainTooLong)?;
+                return ControlFlow::Continue(true);
+            }
             extended = true;
             let next = mv.extended(to, t.dir);
-            let stops = !rules.promote_stops.is_empty()
-                && rules.promote_stops[pc as usize * rules.stride + to.index()];
+            let stops = State::promotion_stops(rules, pc, t.to);
             if !m.complete || stops {
-                f(next)?;
+                f.push(next)?;
             }
             if stops {
                 continue;
@@ -472,14 +525,48 @@ impl State {
             v.insert(over);
             let deeper = self.chain(rules, m, pc, side, next, v, f)?;
             if m.complete && !deeper {
-                f(next)?;
+                f.push(next)?;
             }
         }
         ControlFlow::Continue(extended)
     }
 
+    /// Whether `side` has a legal move. A position whose moves go past the kernel's limits has
+    /// moves.
     pub fn has_move(&self, rules: &Rules, side: Player) -> bool {
-        self.generate(rules, side, &mut |_| ControlFlow::Break(()))
-            .is_break()
+        match self.generate(rules, side, |_| ControlFlow::Break(())) {
+            Ok(flow) => flow.is_break(),
+            Err(_) => true,
+        }
+    }
+}
+
+/// A sink that passes on only captures, and notes whether there were any.
+struct OnlyCaptures<'a, 'b, B> {
+    inner: &'a mut dyn Emit<B>,
+    any: &'b mut bool,
+}
+
+impl<B> Sink for OnlyCaptures<'_, '_, B> {
+    type Break = B;
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) -> ControlFlow<B> {
+        if m.is_capture() {
+            *self.any = true;
+            self.inner.push(m)
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    #[inline(always)]
+    fn limit(&mut self, l: MoveLimit) -> ControlFlow<B> {
+        self.inner.limit(l)
+    }
+
+    #[inline(always)]
+    fn outline(&mut self, g: impl FnOnce(&mut Self) -> ControlFlow<B>) -> ControlFlow<B> {
+        g(self)
     }
 }

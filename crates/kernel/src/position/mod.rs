@@ -22,15 +22,19 @@
 mod end;
 mod generate;
 mod make;
+mod probe;
 mod search;
 mod state;
 mod undo;
 
 use crate::cell::{Cell, CellSet, MAX_CELLS};
+use crate::error::{MoveError, MoveErrorKind, MoveLimit};
 use crate::moves::{Move, MoveList};
 use crate::piece::{KindId, Piece, Player};
-use crate::rules::Rules;
-use crate::status::Outcome;
+use crate::rng::Rng;
+use crate::rules::{MAX_HOPS, Rules};
+use crate::status::{Outcome, Status};
+use arrayvec::ArrayVec;
 pub(crate) use end::PlayEnv;
 pub(crate) use state::State;
 use std::ops::ControlFlow;
@@ -59,11 +63,12 @@ impl Position {
     /// The standard starting position of the rules.
     pub fn start(rules: Arc<Rules>) -> Position {
         let mut state = State::empty(&rules);
-        for &(piece, cell) in &rules.spec.setup {
+        for &(piece, cell) in &rules.setup {
             state.put(&rules, piece, cell);
         }
         state.recount(&rules);
         state.remember();
+        state.settle(&rules);
         Position { rules, state }
     }
 
@@ -96,7 +101,7 @@ impl Position {
 
     /// The cells holding a piece of `player`.
     pub fn occupied(&self, player: Player) -> &CellSet {
-        &self.state.occupied[player.index()]
+        &self.state.occupied[player.slot()]
     }
 
     /// Every piece on the board, in cell order.
@@ -142,56 +147,70 @@ impl Position {
         self.state.outcome
     }
 
-    /// Calls `f` with each legal move of the side to move; stops when `f` breaks.
+    /// Where the game stands: over, a side to move, or a side to move that has no legal move
+    /// while no rule ends the game ([`Status::Stuck`]).
+    pub fn status(&self) -> Status {
+        match self.outcome() {
+            Some(o) => Status::Over(o),
+            None if !self.state.has_move(&self.rules, self.state.side) => {
+                Status::Stuck(self.state.side)
+            }
+            None => Status::ToMove(self.state.side),
+        }
+    }
+
+    /// Calls `f` with each legal move of the side to move; stops when `f` breaks, or with an
+    /// error past the kernel's limits ([`MoveLimit`]).
     #[inline]
-    pub fn for_each_move<B>(&self, mut f: impl FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B> {
-        self.state.generate(&self.rules, self.state.side, &mut f)
+    pub fn for_each_move<B>(
+        &self,
+        f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> Result<ControlFlow<B>, MoveLimit> {
+        self.state.generate(&self.rules, self.state.side, f)
     }
 
     /// Calls `f` with each move `player` could make if it were to move.
     pub fn for_each_move_of<B>(
         &self,
         player: Player,
-        mut f: impl FnMut(Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        self.state.generate(&self.rules, player, &mut f)
+        f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> Result<ControlFlow<B>, MoveLimit> {
+        self.state.generate(&self.rules, player, f)
     }
 
-    /// Appends the legal moves of the side to move to `list`.
+    /// Puts the legal moves of the side to move in `list` (emptied first); without
+    /// allocating when they fit in its inline part.
     #[inline]
-    pub fn legal_moves_into(&self, list: &mut MoveList) {
-        let _ = self.for_each_move(|m| {
-            list.push(m);
-            ControlFlow::<()>::Continue(())
-        });
+    pub fn legal_moves_into(&self, list: &mut MoveList) -> Result<(), MoveLimit> {
+        self.state.moves_into(&self.rules, list)
     }
 
     /// The legal moves of the side to move.
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> Result<MoveList, MoveLimit> {
         let mut list = MoveList::new();
-        self.legal_moves_into(&mut list);
-        list
+        self.legal_moves_into(&mut list)?;
+        Ok(list)
     }
 
-    /// The moves `player` could make if it were to move (as seed 004's `get_valid_moves`).
-    pub fn moves_of(&self, player: Player) -> MoveList {
+    /// The moves `player` could make if it were to move.
+    pub fn moves_of(&self, player: Player) -> Result<MoveList, MoveLimit> {
         let mut list = MoveList::new();
         let _ = self.for_each_move_of(player, |m| {
             list.push(m);
             ControlFlow::<()>::Continue(())
-        });
-        list
+        })?;
+        Ok(list)
     }
 
     /// The legal moves of the piece on `cell`, if it belongs to the side to move.
-    pub fn moves_from(&self, cell: Cell) -> MoveList {
+    pub fn moves_from(&self, cell: Cell) -> Result<MoveList, MoveLimit> {
         let mut list = MoveList::new();
         if self.rules.must_capture {
             // Whether this piece's quiet moves are legal depends on every other piece.
-            for m in self.legal_moves().iter().filter(|m| m.from() == cell) {
+            for m in self.legal_moves()?.iter().filter(|m| m.from() == cell) {
                 list.push(m);
             }
-            return list;
+            return Ok(list);
         }
         if self.state.outcome.is_none()
             && let Some(p) = self.piece_at(cell)
@@ -199,46 +218,129 @@ impl Position {
         {
             let _ = self
                 .state
-                .generate_from(&self.rules, p.owner(), cell, &mut |m| {
+                .generate_from(&self.rules, p.owner(), cell, |m| {
                     list.push(m);
                     ControlFlow::<()>::Continue(())
-                });
+                })?;
         }
-        list
+        Ok(list)
     }
 
-    /// Plays a move that was generated for this position, returning what [`Position::unmake`]
-    /// needs to take it back. Playing any other move leaves the position inconsistent; use
-    /// [`crate::Game::play`] for moves from outside.
+    /// The cells a move visits: origin, each landing cell, destination last.
+    pub fn path(&self, m: Move) -> ArrayVec<Cell, { MAX_HOPS + 1 }> {
+        m.path(self.rules.geometry())
+    }
+
+    /// A move in notation: `a7-a6`, `a3xa4`, `c1xc3xe3`.
+    pub fn notation(&self, m: Move) -> String {
+        crate::notation::move_text(&self.rules, &m)
+    }
+
+    /// The legal move with this path (origin, then each landing cell; the two ends are enough
+    /// for a hop chain when only one legal chain has them), or why there is none. Checks that
+    /// `player`, if given, is the side to move.
+    pub fn find_move(&self, player: Option<Player>, path: &[Cell]) -> Result<Move, MoveError> {
+        let rules = &self.rules;
+        let g = rules.geometry();
+        let fail = |kind| MoveError::new(kind, path, rules);
+        if let Some(o) = self.outcome() {
+            return Err(fail(MoveErrorKind::GameOver(o)));
+        }
+        let side = self.side_to_move();
+        if let Some(p) = player
+            && p != side
+        {
+            return Err(fail(MoveErrorKind::NotYourTurn {
+                to_move: side,
+                player: p,
+            }));
+        }
+        if path.len() < 2 || path.iter().any(|c| !g.contains(*c)) {
+            return Err(fail(MoveErrorKind::BadPath));
+        }
+        let (from, to) = (path[0], path[path.len() - 1]);
+        let Some(piece) = self.piece_at(from) else {
+            return Err(fail(MoveErrorKind::NoPiece(from)));
+        };
+        if piece.owner() != side {
+            return Err(fail(MoveErrorKind::NotYours {
+                cell: from,
+                owner: piece.owner(),
+            }));
+        }
+        let limit = |l| fail(MoveErrorKind::Limit(l));
+        let moves = self.moves_from(from).map_err(limit)?;
+        // The exact path first; failing that, a unique move with these endpoints.
+        let exact: Vec<Move> = moves
+            .iter()
+            .filter(|m| m.path(g).as_slice() == path)
+            .collect();
+        let matching: Vec<Move> = if !exact.is_empty() {
+            // Two patterns may make the same move: any of them will do.
+            exact.into_iter().take(1).collect()
+        } else if path.len() == 2 {
+            moves.iter().filter(|m| m.to() == to).collect()
+        } else {
+            Vec::new()
+        };
+        match matching.as_slice() {
+            [m] => Ok(*m),
+            [] => {
+                let reason = self.state.explain(rules, side, path).map_err(limit)?;
+                Err(fail(MoveErrorKind::Illegal { piece, reason }))
+            }
+            _ => Err(fail(MoveErrorKind::Ambiguous { piece })),
+        }
+    }
+
+    /// Plays `m` if it is a legal move here, returning what [`Position::unmake_unchecked`]
+    /// needs to take it back; otherwise changes nothing and says why.
+    pub fn play(&mut self, m: Move) -> Result<Undo, MoveError> {
+        let legal = self
+            .legal_moves()
+            .map_err(|l| MoveError::new(MoveErrorKind::Limit(l), &self.path(m), &self.rules))?;
+        if legal.iter().any(|x| x == m) {
+            return Ok(self.make_unchecked(m));
+        }
+        // A move made elsewhere is played as the legal move with its path, if there is one.
+        let found = self.find_move(None, &self.path(m))?;
+        Ok(self.make_unchecked(found))
+    }
+
+    /// Plays a move **that was generated for this very position**, returning what
+    /// [`Position::unmake_unchecked`] needs to take it back. Nothing is checked: any other
+    /// move leaves the position inconsistent. This is the fast path of search and playouts;
+    /// [`Position::play`] checks.
     #[inline]
-    pub fn make(&mut self, m: Move) -> Undo {
+    pub fn make_unchecked(&mut self, m: Move) -> Undo {
         let Position { rules, state } = self;
         state.make(rules, m)
     }
 
-    /// Takes back the last move made.
+    /// Takes back `m`, **which must be the last move made**, given what
+    /// [`Position::make_unchecked`] returned for it. Nothing is checked.
     #[inline]
-    pub fn unmake(&mut self, m: Move, undo: Undo) {
+    pub fn unmake_unchecked(&mut self, m: Move, undo: Undo) {
         let Position { rules, state } = self;
         state.unmake(rules, m, undo)
     }
 
     /// Counts the move sequences of length `depth` (a finished game has no moves). Makes and
     /// takes back every move, down to depth 0, as engines' perft does.
-    pub fn perft(&mut self, depth: u32) -> u64 {
+    pub fn perft(&mut self, depth: u32) -> Result<u64, MoveLimit> {
         let Position { rules, state } = self;
         match (depth, rules.lean) {
-            (0, _) => 1,
+            (0, _) => Ok(1),
             (_, true) => state.perft::<Lean, false>(rules, depth),
             (_, false) => state.perft::<Full, false>(rules, depth),
         }
     }
 
     /// As [`Position::perft`], but counts the moves at the last ply without making them.
-    pub fn perft_bulk(&mut self, depth: u32) -> u64 {
+    pub fn perft_bulk(&mut self, depth: u32) -> Result<u64, MoveLimit> {
         let Position { rules, state } = self;
         match (depth, rules.lean) {
-            (0, _) => 1,
+            (0, _) => Ok(1),
             (_, true) => state.perft::<Lean, true>(rules, depth),
             (_, false) => state.perft::<Full, true>(rules, depth),
         }
@@ -246,13 +348,23 @@ impl Position {
 
     /// Plays uniformly random legal moves until the game ends, no move is left, or `max_plies`
     /// are played; `pick(n)` must return an index below `n`. The position is restored after.
-    pub fn playout(&mut self, pick: &mut impl FnMut(usize) -> usize, max_plies: u32) -> Playout {
+    pub fn playout(
+        &mut self,
+        pick: &mut impl FnMut(usize) -> usize,
+        max_plies: u32,
+    ) -> Result<Playout, MoveLimit> {
         let Position { rules, state } = self;
         if rules.lean {
             state.playout::<Lean>(rules, pick, max_plies)
         } else {
             state.playout::<Full>(rules, pick, max_plies)
         }
+    }
+
+    /// A legal move chosen uniformly at random by `rng` (`None` when there is none).
+    pub fn random_move(&self, rng: &mut Rng) -> Result<Option<Move>, MoveLimit> {
+        let moves = self.legal_moves()?;
+        Ok(moves.get(rng.below(moves.len())))
     }
 }
 

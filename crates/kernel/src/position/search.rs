@@ -2,21 +2,34 @@
 
 use super::*;
 use crate::cell::Cell;
+use crate::error::MoveLimit;
 use crate::moves::{Move, MoveList};
 use crate::rules::Rules;
 use std::ops::ControlFlow;
 
 impl State {
-    /// The legal moves of the side to move, appended to `list`.
+    /// The legal moves of the side to move, in an emptied `list`.
     #[inline(always)]
-    pub(super) fn moves_into(&self, rules: &Rules, list: &mut MoveList) {
+    pub(super) fn moves_into(&self, rules: &Rules, list: &mut MoveList) -> Result<(), MoveLimit> {
         if !self.collect(rules, list) {
-            list.clear();
-            let _ = self.generate(rules, self.side, &mut |m| {
-                list.push(m);
-                ControlFlow::<()>::Continue(())
-            });
+            return self.collect_all(rules, list);
         }
+        Ok(())
+    }
+
+    /// The legal moves of the side to move, in an emptied `list` that may spill to the heap
+    /// (up to the limit of [`crate::MAX_MOVES`] moves).
+    #[cold]
+    pub(super) fn collect_all(&self, rules: &Rules, list: &mut MoveList) -> Result<(), MoveLimit> {
+        list.clear();
+        let r = self.generate(rules, self.side, |m| {
+            list.push(m);
+            ControlFlow::<()>::Continue(())
+        });
+        if r.is_err() {
+            list.clear();
+        }
+        r.map(|_| ())
     }
 
     /// The legal moves of the side to move, written into the inline part of an emptied
@@ -28,19 +41,23 @@ impl State {
 
     /// Perft from depth 1 up, for rules of profile `P`; with `BULK`, the last ply is counted,
     /// not played.
-    pub(super) fn perft<P: Profile, const BULK: bool>(&mut self, rules: &Rules, depth: u32) -> u64 {
+    pub(super) fn perft<P: Profile, const BULK: bool>(
+        &mut self,
+        rules: &Rules,
+        depth: u32,
+    ) -> Result<u64, MoveLimit> {
         if BULK && depth == 1 {
             let mut count = 0u64;
-            let _ = self.generate(rules, self.side, &mut |_| {
+            let _ = self.generate(rules, self.side, |_| {
                 count += 1;
                 ControlFlow::<()>::Continue(())
-            });
-            return count;
+            })?;
+            return Ok(count);
         }
         let mut moves = MoveList::new();
-        self.moves_into(rules, &mut moves);
+        self.moves_into(rules, &mut moves)?;
         if depth == 1 {
-            return self.leaves::<P>(rules, &moves);
+            return Ok(self.leaves::<P>(rules, &moves));
         }
         let mut n = 0;
         for part in moves.parts() {
@@ -49,16 +66,18 @@ impl State {
                 // waits across the recursion (2 per cent of the instructions of a perft).
                 if m.hops() != 0 {
                     let u = self.make_hops(rules, m);
-                    n += self.perft::<P, BULK>(rules, depth - 1);
+                    let sub = self.perft::<P, BULK>(rules, depth - 1);
                     self.unmake_hops(rules, m, &u);
+                    n += sub?;
                 } else {
                     let u = self.make_step::<P>(rules, m);
-                    n += self.perft::<P, BULK>(rules, depth - 1);
+                    let sub = self.perft::<P, BULK>(rules, depth - 1);
                     self.unmake_step::<P>(rules, m, u);
+                    n += sub?;
                 }
             }
         }
-        n
+        Ok(n)
     }
 
     /// The last ply of a perft: every move is still made and taken back (only the call for
@@ -95,7 +114,7 @@ impl State {
         rules: &Rules,
         pick: &mut impl FnMut(usize) -> usize,
         max_plies: u32,
-    ) -> Playout {
+    ) -> Result<Playout, MoveLimit> {
         // Without history the state holds no heap data, so a copy restores it at once (and
         // without allocating); with history, every move is taken back.
         if rules.history {
@@ -112,7 +131,7 @@ impl State {
         rules: &Rules,
         pick: &mut impl FnMut(usize) -> usize,
         max_plies: u32,
-    ) -> Playout {
+    ) -> Result<Playout, MoveLimit> {
         let saved = (!KEEP).then(|| self.clone());
         let cap = if KEEP {
             max_plies.min(4096) as usize
@@ -126,6 +145,7 @@ impl State {
             capped: false,
         };
         let mut list = MoveList::new();
+        let mut limit = None;
         loop {
             if let Some(o) = self.outcome {
                 result.outcome = Some(o);
@@ -135,7 +155,10 @@ impl State {
                 result.capped = true;
                 break;
             }
-            self.moves_into(rules, &mut list);
+            if let Err(l) = self.moves_into(rules, &mut list) {
+                limit = Some(l);
+                break;
+            }
             if list.is_empty() {
                 result.outcome = self.outcome(rules);
                 break;
@@ -159,7 +182,10 @@ impl State {
         while let Some((m, u)) = made.pop() {
             self.unmake_as::<P>(rules, m, &u);
         }
-        result
+        match limit {
+            Some(l) => Err(l),
+            None => Ok(result),
+        }
     }
 }
 

@@ -1,0 +1,300 @@
+//! The errors of play: a refused move ([`MoveError`]), a refused placement ([`PlaceError`]),
+//! and a position whose moves go past the kernel's limits ([`MoveLimit`]).
+//!
+//! Errors are typed data (the path, the player, the piece, the [`Reason`] with its rule id);
+//! they carry the rules they were found under, so that `Display` can name every one of them in
+//! the game's own words without the caller passing anything.
+
+use crate::cell::Cell;
+use crate::moves::MAX_MOVES;
+use crate::piece::{KindId, Piece, Player};
+use crate::reason::{Reason, RuleId};
+use crate::rules::{MAX_HOPS, Rules};
+use crate::status::Outcome;
+use std::fmt;
+use std::sync::Arc;
+
+/// A position whose legal moves cannot all be generated: there are more than [`MAX_MOVES`] of
+/// them, or a hop chain would go on past [`MAX_HOPS`] hops. Nothing grows without bound: a
+/// position with such moves is refused, not played.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum MoveLimit {
+    /// More legal moves than [`MAX_MOVES`].
+    #[error("this position has more than {MAX_MOVES} legal moves, the kernel's limit")]
+    TooMany,
+    /// A hop chain longer than [`MAX_HOPS`] hops.
+    #[error("a hop chain here can go on past {MAX_HOPS} hops, the kernel's limit")]
+    ChainTooLong,
+}
+
+/// What is wrong with a move (see [`MoveError`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MoveErrorKind {
+    /// Nothing may move once the game is over.
+    GameOver(Outcome),
+    /// A player other than the side to move tried to move.
+    NotYourTurn {
+        /// The side to move.
+        to_move: Player,
+        /// Who tried.
+        player: Player,
+    },
+    /// The path has fewer than two cells, or a cell that is not on the board.
+    BadPath,
+    /// The origin holds no piece.
+    NoPiece(Cell),
+    /// The piece on the origin belongs to the side not to move.
+    NotYours {
+        /// The origin.
+        cell: Cell,
+        /// The piece's owner.
+        owner: Player,
+    },
+    /// The piece cannot go that way: the reason names the rule.
+    Illegal {
+        /// The piece.
+        piece: Piece,
+        /// Why.
+        reason: Reason,
+    },
+    /// Two legal hop chains have these endpoints: the whole path is needed.
+    Ambiguous {
+        /// The piece.
+        piece: Piece,
+    },
+    /// The position's moves go past the kernel's limits.
+    Limit(MoveLimit),
+}
+
+/// A refused move: what is wrong, the path as given, and the rules it was judged by. Refusing
+/// a move changes nothing.
+#[derive(Clone)]
+pub struct MoveError {
+    kind: MoveErrorKind,
+    path: Vec<Cell>,
+    rules: Arc<Rules>,
+}
+
+impl MoveError {
+    pub(crate) fn new(kind: MoveErrorKind, path: &[Cell], rules: &Arc<Rules>) -> MoveError {
+        MoveError {
+            kind,
+            path: path.to_vec(),
+            rules: rules.clone(),
+        }
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> MoveErrorKind {
+        self.kind
+    }
+
+    /// The path of cells, as given.
+    pub fn path(&self) -> &[Cell] {
+        &self.path
+    }
+
+    /// The reason, when the piece could not go that way.
+    pub fn reason(&self) -> Option<Reason> {
+        match self.kind {
+            MoveErrorKind::Illegal { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
+
+    /// The name of the rule that refused the move, when a named rule did.
+    pub fn rule_name(&self) -> Option<&str> {
+        self.reason()
+            .and_then(|r| r.rule())
+            .map(|id| self.rules.rule_name(id))
+    }
+
+    /// The path in notation, with `-` between cells.
+    fn path_text(&self) -> String {
+        let g = self.rules.geometry();
+        self.path
+            .iter()
+            .map(|c| g.name(*c).to_string())
+            .collect::<Vec<_>>()
+            .join("-")
+    }
+}
+
+impl PartialEq for MoveError {
+    fn eq(&self, other: &MoveError) -> bool {
+        self.kind == other.kind && self.path == other.path
+    }
+}
+
+impl Eq for MoveError {}
+
+impl fmt::Debug for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MoveError")
+            .field("kind", &self.kind)
+            .field("path", &self.path)
+            .field("message", &self.to_string())
+            .finish()
+    }
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rules = &self.rules;
+        let g = rules.geometry();
+        match self.kind {
+            MoveErrorKind::GameOver(Outcome::Win(p)) => {
+                write!(f, "the game is over: {} has won", rules.player_name(p))
+            }
+            MoveErrorKind::GameOver(Outcome::Draw) => write!(f, "the game is over: a draw"),
+            MoveErrorKind::NotYourTurn { to_move, player } => write!(
+                f,
+                "it is {}'s turn, not {}'s",
+                rules.player_name(to_move),
+                rules.player_name(player)
+            ),
+            MoveErrorKind::BadPath => write!(
+                f,
+                "`{}` is not a path: a move needs at least two cells of the board",
+                self.path_text()
+            ),
+            MoveErrorKind::NoPiece(cell) => write!(f, "there is no piece on {}", g.name(cell)),
+            MoveErrorKind::NotYours { cell, owner } => write!(
+                f,
+                "the piece on {} belongs to {}, who is not to move",
+                g.name(cell),
+                rules.player_name(owner)
+            ),
+            MoveErrorKind::Illegal { piece, reason } => {
+                let why = match reason {
+                    Reason::NoPattern => {
+                        format!("no move of {} goes there", rules.kind_name(piece.kind()))
+                    }
+                    _ => reason.describe(rules),
+                };
+                write!(
+                    f,
+                    "{} cannot go {}: {why}",
+                    rules.code(piece),
+                    self.path_text()
+                )
+            }
+            MoveErrorKind::Ambiguous { .. } => write!(
+                f,
+                "{} is ambiguous: give the whole path of the hop chain",
+                self.path_text()
+            ),
+            MoveErrorKind::Limit(l) => write!(f, "{l}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl Reason {
+    /// The reason in words, naming rules and patterns as the game writes them.
+    pub fn describe(&self, rules: &Rules) -> String {
+        let g = rules.geometry();
+        let pattern = |p: crate::PatternId| rules.pattern_text(p.index()).to_string();
+        match *self {
+            Reason::NoPattern => "no move of its kind goes there".to_string(),
+            Reason::OwnPiece => "a piece of its own side is there".to_string(),
+            Reason::NotEmpty(p) => format!("`{}` needs an empty destination", pattern(p)),
+            Reason::OnlyCaptures(p) => format!("`{}` moves only to capture", pattern(p)),
+            Reason::NothingToHop(p) => {
+                format!("`{}` needs an enemy piece to hop over", pattern(p))
+            }
+            Reason::Enter(r) => format!("rule `{}` forbids entering that cell", rules.rule_name(r)),
+            Reason::Capture(r) => {
+                format!("capture rule `{}` forbids the capture", rules.rule_name(r))
+            }
+            Reason::Condition(p) => format!("the condition of `{}` does not hold", pattern(p)),
+            Reason::Blocked(p, cell) => {
+                format!("the jump is blocked on {} (`{}`)", g.name(cell), pattern(p))
+            }
+            Reason::Chain(cell) => format!("the hop chain cannot go on from {}", g.name(cell)),
+            Reason::Incomplete(cell) => format!(
+                "the chain must go on: another hop is possible from {}",
+                g.name(cell)
+            ),
+            Reason::MustCapture => "a capture is possible, and capturing is mandatory".to_string(),
+        }
+    }
+}
+
+/// What is wrong with a placement (see [`PlaceError`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PlaceErrorKind {
+    /// The cell is not on the board.
+    OffBoard(Cell),
+    /// The cell holds a piece.
+    Occupied(Cell),
+    /// A place rule does not hold.
+    Forbidden(RuleId),
+    /// The game has no such kind of piece.
+    NoSuchKind(KindId),
+}
+
+/// A refused placement. Refusing a placement changes nothing.
+#[derive(Clone)]
+pub struct PlaceError {
+    kind: PlaceErrorKind,
+    rules: Arc<Rules>,
+}
+
+impl PlaceError {
+    pub(crate) fn new(kind: PlaceErrorKind, rules: &Arc<Rules>) -> PlaceError {
+        PlaceError {
+            kind,
+            rules: rules.clone(),
+        }
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> PlaceErrorKind {
+        self.kind
+    }
+
+    /// The name of the place rule that refused the placement, if one did.
+    pub fn rule_name(&self) -> Option<&str> {
+        match self.kind {
+            PlaceErrorKind::Forbidden(r) => Some(self.rules.rule_name(r)),
+            _ => None,
+        }
+    }
+}
+
+impl PartialEq for PlaceError {
+    fn eq(&self, other: &PlaceError) -> bool {
+        self.kind == other.kind
+    }
+}
+
+impl Eq for PlaceError {}
+
+impl fmt::Debug for PlaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlaceError")
+            .field("kind", &self.kind)
+            .field("message", &self.to_string())
+            .finish()
+    }
+}
+
+impl fmt::Display for PlaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.rules.geometry();
+        match self.kind {
+            PlaceErrorKind::OffBoard(_) => write!(f, "the cell is not on the board"),
+            PlaceErrorKind::Occupied(c) => write!(f, "{} is already occupied", g.name(c)),
+            PlaceErrorKind::Forbidden(r) => {
+                write!(f, "place rule `{}` forbids it", self.rules.rule_name(r))
+            }
+            PlaceErrorKind::NoSuchKind(k) => {
+                write!(f, "the game has no kind of piece number {}", k.index())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlaceError {}

@@ -1,0 +1,203 @@
+//! Why a path is not a legal move: the checks of generation, run on one candidate.
+//!
+//! Nothing here evaluates a rule in its own way. The candidates are the targets the compiler
+//! built (found by pattern and destination), judged by [`State::target_verdict`], the slow
+//! path of generation itself. A destination the compiler left out of the target lists is
+//! explained by the compiled list of checks it was left out by, and a cleared bit of a capture
+//! table by the compiled list of checks that filled it: both through
+//! [`crate::verdict::first_refusal`], the function the compiler called.
+
+use super::*;
+use crate::cell::Cell;
+use crate::compile::targets::geometry_of;
+use crate::error::MoveLimit;
+use crate::expr::Value;
+use crate::moves::Move;
+use crate::piece::{Piece, Player};
+use crate::reason::Reason;
+use crate::rules::Rules;
+use crate::tables::{CAPTURE, CompiledMove, JUMP, QUIET, STEP, Shape, Target};
+use crate::verdict::{StaticEnv, first_refusal};
+use std::ops::ControlFlow;
+
+impl State {
+    /// Why the piece of `side` on `path[0]` cannot follow `path` (at least two cells of the
+    /// board), which generation does not list.
+    pub(crate) fn explain(
+        &self,
+        rules: &Rules,
+        side: Player,
+        path: &[Cell],
+    ) -> Result<Reason, MoveLimit> {
+        let g = rules.geometry();
+        let from = path[0];
+        let pc = self.board[from.index()];
+        // The piece's moves as if capturing were never mandatory.
+        let mut free = Vec::new();
+        let _ = self.generate_from(rules, side, from, |m| {
+            free.push(m);
+            ControlFlow::<()>::Continue(())
+        })?;
+        let follows = |m: &Move| {
+            let p = m.path(g);
+            p.as_slice() == path || (path.len() == 2 && m.to() == path[1])
+        };
+        if free.iter().any(follows) {
+            return Ok(Reason::MustCapture);
+        }
+        let last = path[path.len() - 1];
+        let longer = free.iter().find(|m| {
+            let p = m.path(g);
+            p.len() > path.len() && p.starts_with(path)
+        });
+        if let Some(m) = longer
+            && rules.moves[m.rule() as usize].complete
+        {
+            return Ok(Reason::Incomplete(last));
+        }
+        if path.len() > 2 {
+            // The longest prefix some legal chain shares tells where this one breaks.
+            let common = free
+                .iter()
+                .map(|m| {
+                    let p = m.path(g);
+                    p.iter().zip(path).take_while(|(a, b)| a == b).count()
+                })
+                .max()
+                .unwrap_or(1);
+            if common >= 2 {
+                return Ok(Reason::Chain(path[common - 1]));
+            }
+        }
+        Ok(self.probe_step(rules, side, pc, from, path[1]))
+    }
+
+    /// The reason of the first pattern of the piece `pc` that goes from `from` to `to` (its
+    /// first landing cell), in the order the patterns are declared.
+    fn probe_step(&self, rules: &Rules, side: Player, pc: u8, from: Cell, to: Cell) -> Reason {
+        let kind = Piece(pc).kind();
+        let mut first = None;
+        for (i, m) in rules.moves.iter().enumerate() {
+            if m.kind != kind {
+                continue;
+            }
+            for dir in m.dirs[side.slot()].iter() {
+                let Some((dest, _, _)) =
+                    geometry_of(rules.geometry(), &rules.core, m.shape, from, dir)
+                else {
+                    continue;
+                };
+                if dest != to {
+                    continue;
+                }
+                let verdict = match self.find_target(rules, pc, from, i as u8, dest) {
+                    Some(t) => self.target_verdict(rules, &t, pc, from, side).err(),
+                    None => Some(static_enter_reason(rules, m, Piece(pc), from, dest)),
+                };
+                if first.is_none() {
+                    first = verdict;
+                }
+            }
+        }
+        first.unwrap_or(Reason::NoPattern)
+    }
+
+    /// The compiled target of pattern `rule` from `from` to `to` for the piece `pc`: a listed
+    /// one, or one of a step group, written out as a listed target would be.
+    fn find_target(&self, rules: &Rules, pc: u8, from: Cell, rule: u8, to: Cell) -> Option<Target> {
+        let slot = rules.slot(pc, from.0);
+        if let Some(t) = rules
+            .listed(slot)
+            .iter()
+            .find(|t| t.rule == rule && t.to == to.0)
+        {
+            return Some(*t);
+        }
+        let groups = std::iter::once(&slot.first).chain(rules.more_groups(slot));
+        let bit = 1u64 << (to.0 & 63);
+        for g in groups.take(slot.groups as usize) {
+            if g.rule != rule || (g.quiet | g.capture) & bit == 0 || to.index() >= 64 {
+                continue;
+            }
+            let mut flags = 0;
+            if g.quiet & bit != 0 {
+                flags |= QUIET;
+            }
+            if g.capture & bit != 0 {
+                flags |= CAPTURE;
+            }
+            let shape = rules.moves[rule as usize].shape;
+            return Some(Target {
+                to: to.0,
+                over: 0,
+                rule,
+                kind: if matches!(shape, Shape::Jump(_)) {
+                    JUMP
+                } else {
+                    STEP
+                },
+                dir: 0,
+                jumped_len: 0,
+                jumped_start: 0,
+                flags,
+                cap_base: g.cap_from + rules.cell_class[to.index()] as u32 * g.cap_class,
+                cap_stride: g.cap_piece,
+            });
+        }
+        None
+    }
+
+    /// The capture check behind a cleared bit of a capture table: the compiled list the table
+    /// was filled from, evaluated for this one case.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn static_capture_reason(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        pc: u8,
+        from: Cell,
+        occ: u8,
+        target_cell: Cell,
+        to: Cell,
+    ) -> Reason {
+        let attacker = Piece(pc);
+        let env = StaticEnv {
+            mover: Some(Value::Piece(attacker, from)),
+            target: Some(Value::Piece(Piece(occ), target_cell)),
+            from: Some(from),
+            to: Some(to),
+            player: Some(attacker.owner()),
+            ..StaticEnv::default()
+        };
+        match first_refusal(&rules.core, &m.capture.stat, &env) {
+            Ok(Some(r)) | Err((r, _)) => r,
+            // The table and the list it was filled from agree (tested); a pattern without
+            // capture checks has no cleared bit.
+            Ok(None) => Reason::NoPattern,
+        }
+    }
+}
+
+/// The enter check that took the destination `to` of `m` out of the target lists of `piece`
+/// on `from`: the compiled list the compiler filtered them with, evaluated for this one case.
+fn static_enter_reason(
+    rules: &Rules,
+    m: &CompiledMove,
+    piece: Piece,
+    from: Cell,
+    to: Cell,
+) -> Reason {
+    let env = StaticEnv {
+        mover: Some(Value::Piece(piece, from)),
+        from: Some(from),
+        to: Some(to),
+        player: Some(piece.owner()),
+        ..StaticEnv::default()
+    };
+    match first_refusal(&rules.core, &m.enter, &env) {
+        Ok(Some(r)) | Err((r, _)) => r,
+        // Only a destination some check refused is missing from the lists (tested).
+        Ok(None) => Reason::NoPattern,
+    }
+}
