@@ -5,7 +5,7 @@
 
 mod common;
 
-use ply_kernel::{Cell, Game, Position};
+use ply_kernel::{Cell, Game, MoveErrorKind, Position, Reason, Section};
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -112,6 +112,60 @@ proptest! {
         if !legal {
             prop_assert!(result.is_err());
             prop_assert_eq!((game.position().to_position_string(), game.position().hash(), game.history().count()), before);
+        }
+    }
+
+    /// One meaning of the rules: a path from a piece of the side to move is refused exactly
+    /// when generation does not list it, and the refusal's reason agrees with the board. (The
+    /// kernel's explanation also asserts, in test builds, that each reason comes from a check
+    /// that really refuses.)
+    #[test]
+    fn a_path_is_refused_exactly_when_generation_does_not_list_it(
+        choices in prop::collection::vec(any::<u16>(), 0..60),
+        tries in prop::collection::vec((any::<u16>(), any::<u16>()), 1..40),
+        pack in 0usize..PACKS,
+    ) {
+        let rules = all_packs().swap_remove(pack);
+        let g = rules.geometry().clone();
+        let mut game = Game::new(rules.clone());
+        for c in &choices {
+            let moves = game.legal_moves().unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            let _ = game.play(moves.get(*c as usize % moves.len()).unwrap());
+        }
+        let side = game.side_to_move();
+        let own: Vec<Cell> = game.position().occupied(side).iter().collect();
+        prop_assume!(!own.is_empty());
+        let all: Vec<Cell> = g.cells().iter().collect();
+        let legal = game.legal_moves().unwrap();
+        let paths: Vec<Vec<Cell>> = legal.iter().map(|m| m.path(&g).to_vec()).collect();
+        let any_capture = legal.iter().any(|m| m.is_capture());
+        for (a, b) in tries {
+            let path = vec![own[a as usize % own.len()], all[b as usize % all.len()]];
+            let ends = paths.iter().filter(|p| p[0] == path[0] && p[p.len() - 1] == path[1]).count();
+            let listed = paths.contains(&path) || ends == 1;
+            let mut trial = game.clone();
+            let result = trial.play_path(None, &path);
+            prop_assert_eq!(result.is_ok(), listed, "{:?}: {:?}", path, result);
+            let Err(e) = result else { continue };
+            prop_assert_eq!(trial.position().to_position_string(), game.position().to_position_string());
+            match e.reason() {
+                Some(Reason::OwnPiece) => prop_assert!(game.position().piece_at(path[1]).is_some_and(|p| p.owner() == side)),
+                Some(Reason::MustCapture) => prop_assert!(any_capture),
+                Some(Reason::Enter(r)) => prop_assert_eq!(r.section(), Section::Enter),
+                Some(Reason::Capture(r)) => {
+                    prop_assert_eq!(r.section(), Section::Capture);
+                    prop_assert!(!rules.rule_name(r).is_empty());
+                }
+                Some(_) => {}
+                None => prop_assert!(
+                    matches!(e.kind(), MoveErrorKind::GameOver(_))
+                        || (ends > 1 && matches!(e.kind(), MoveErrorKind::Ambiguous { .. })),
+                    "{:?} refused without a reason: {}", path, e
+                ),
+            }
         }
     }
 

@@ -28,6 +28,8 @@ mod rules;
 pub mod spec;
 mod status;
 mod tables;
+#[cfg(test)]
+mod tests;
 mod verdict;
 
 pub use cell::{Cell, CellSet, MAX_CELLS, MAX_COLS, MAX_ROWS};

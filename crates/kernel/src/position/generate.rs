@@ -334,7 +334,8 @@ impl State {
     /// The verdict on one target of the piece `pc` (of `side`) on `from`: the move it makes
     /// here, or the first check that refuses it. Generation takes this path for targets with
     /// checks that read the position; an explanation takes it for every target.
-    pub(super) fn target_verdict(
+    #[inline]
+    pub(crate) fn target_verdict(
         &self,
         rules: &Rules,
         t: &Target,
@@ -409,6 +410,14 @@ impl State {
         side: Player,
         f: &mut dyn Emit<B>,
     ) -> ControlFlow<B> {
+        // Most hops have nothing to hop: refused here as `target_verdict` would refuse them,
+        // without the call.
+        if t.kind == HOP {
+            let occ = self.board[t.over as usize];
+            if occ == 0 || State::owner_of(occ) == side || self.board[t.to as usize] != 0 {
+                return ControlFlow::Continue(());
+            }
+        }
         match self.target_verdict(rules, t, pc, from, side) {
             Err(_) => ControlFlow::Continue(()),
             Ok(mv) if t.kind == HOP => self.emit_hop(rules, t, pc, side, mv, f),

@@ -91,7 +91,13 @@ impl State {
                     continue;
                 }
                 let verdict = match self.find_target(rules, pc, from, i as u8, dest) {
-                    Some(t) => self.target_verdict(rules, &t, pc, from, side).err(),
+                    Some(t) => {
+                        let v = self.target_verdict(rules, &t, pc, from, side).err();
+                        // A first step that passes every check would be generated, and then
+                        // `explain` finds the move before it gets here.
+                        debug_assert!(v.is_some(), "a target that passes is not generated");
+                        v
+                    }
                     None => Some(static_enter_reason(rules, m, Piece(pc), from, dest)),
                 };
                 if first.is_none() {
@@ -174,7 +180,10 @@ impl State {
             Ok(Some(r)) | Err((r, _)) => r,
             // The table and the list it was filled from agree (tested); a pattern without
             // capture checks has no cleared bit.
-            Ok(None) => Reason::NoPattern,
+            Ok(None) => {
+                debug_assert!(false, "a cleared capture bit with no refusing check");
+                Reason::NoPattern
+            }
         }
     }
 }
@@ -198,6 +207,9 @@ fn static_enter_reason(
     match first_refusal(&rules.core, &m.enter, &env) {
         Ok(Some(r)) | Err((r, _)) => r,
         // Only a destination some check refused is missing from the lists (tested).
-        Ok(None) => Reason::NoPattern,
+        Ok(None) => {
+            debug_assert!(false, "a destination left out of the lists by no check");
+            Reason::NoPattern
+        }
     }
 }
