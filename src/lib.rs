@@ -1,7 +1,22 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
-/// The kernel: geometry, compiled rules, positions, games.
-pub use ply_kernel as kernel;
-/// The rules language: loading and checking packs.
-pub use ply_lang as lang;
+// The facade: what an embedder needs, by name. The crates behind it (`ply-kernel`,
+// `ply-lang`) keep their own internals to themselves.
+
+pub use ply_kernel::{
+    Cell, CellName, CellSet, Core, Dir, DirSet, Game, Geometry, KindId, MAX_EXPR_DEPTH, MAX_HOPS,
+    MAX_MOVES, Move, MoveError, MoveErrorKind, MoveLimit, MoveList, NotationError, Outcome,
+    PatternId, Piece, PlaceError, PlaceErrorKind, Player, Playout, Position, PositionError, Reason,
+    Rng, RuleId, Rules, Section, Status, Undo, move_text, parse_path,
+};
+pub use ply_lang::{
+    Diagnostic, LoadError, Loc, OptionInfo, OptionValue, Pack, Severity, Sources, load, load_str,
+};
+
+/// For front ends other than the rules language: the unchecked description of a game that
+/// [`Rules::new`] checks and compiles, and the expressions its rules are written in.
+pub mod spec {
+    pub use ply_kernel::expr::{BinOp, Deps, Env, EvalError, Expr, Value, Var};
+    pub use ply_kernel::spec::*;
+}

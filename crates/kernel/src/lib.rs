@@ -1,13 +1,81 @@
 //! The Ply kernel: everything a grid board game needs at run time, and nothing about any
 //! particular game.
 //!
-//! A game arrives as a [`RulesSpec`] (built by a front end such as the `ply-lang` crate from a
-//! rule pack). [`Rules::new`] checks it and compiles its predicates into lookup tables.
-//! [`Position`] is the fast state: legal moves without allocation, make and unmake, perft and
-//! random playouts. [`Game`] wraps a position for moves from outside: it explains a refused
-//! move by the name of the rule that refused it, and keeps undo and redo.
+//! # Stages
+//!
+//! 1. **What a front end hands over** ([`spec`]): a [`RulesSpec`], the unchecked description of
+//!    a game (board, zones, kinds and their move patterns, rules as [`expr::Expr`] trees,
+//!    setup). The `ply-lang` crate builds one from a rule pack; any other front end may.
+//! 2. **The compiler** ([`Rules::new`]), the only code that reads a spec: it checks it, reports
+//!    every problem with the [`spec::Site`] it comes from, and evaluates every predicate that
+//!    does not read the position, for every case, into lookup tables.
+//! 3. **The tables play reads** ([`Rules`]): target lists and bitboard step groups, capture and
+//!    blocking bit tables, end rules as arrival sets and counter comparisons, and what cannot
+//!    be tabulated kept as expressions to evaluate during play.
+//! 4. **The position** ([`Position`]): the state, generation (allocation-free, by callback
+//!    that can stop early, or into a [`MoveList`]), `make_unchecked`/`unmake_unchecked`, the
+//!    end checks, and perft and playouts. [`Position::play`] and [`Game`] check moves from
+//!    outside; a refused move is explained ([`MoveError`], [`Reason`]) by generation's own
+//!    checks run on it, so that what is generated and what is explained cannot disagree.
+//!
+//! Nothing grows without bound: a position with more than [`MAX_MOVES`] legal moves, or a hop
+//! chain past [`MAX_HOPS`] hops, is refused with [`MoveLimit`]; an expression nested deeper
+//! than [`MAX_EXPR_DEPTH`] is refused when compiling.
 //!
 //! The kernel does no parsing of rule packs and no file I/O.
+//!
+//! # Example
+//!
+//! A 3x3 board where stones step orthogonally, built by hand:
+//!
+//! ```
+//! use ply_kernel::spec::{CaptureMode, KindSpec, MoveSpec, Pattern, PlayerSpec, RulesSpec};
+//! use ply_kernel::{DirSet, Game, Geometry, KindId, Piece, Player, Rules, Status};
+//! use std::sync::Arc;
+//!
+//! let g = Geometry::new(3, 3).unwrap();
+//! let orthogonal = DirSet(0b0101_0101);
+//! let stone = KindSpec {
+//!     name: "Stone".into(),
+//!     letter: "S".into(),
+//!     attrs: vec![],
+//!     tags: vec![],
+//!     moves: vec![MoveSpec {
+//!         text: "step orthogonal".into(),
+//!         pattern: Pattern::Step,
+//!         dirs: [orthogonal, orthogonal],
+//!         mode: CaptureMode::Any,
+//!         condition: None,
+//!     }],
+//!     promotion: None,
+//! };
+//! let player = |n: &str| PlayerSpec { name: n.into(), symbol: n.into() };
+//! let kind = KindId::new(0).unwrap();
+//! let spec = RulesSpec {
+//!     name: "Stones".into(),
+//!     geometry: g.clone(),
+//!     players: [player("W"), player("B")],
+//!     zones: vec![],
+//!     attributes: vec![],
+//!     tags: vec![],
+//!     kinds: vec![stone],
+//!     enter: vec![],
+//!     capture: vec![],
+//!     place: vec![],
+//!     end: vec![],
+//!     setup: vec![
+//!         (Piece::new(kind, Player::FIRST), g.parse_cell("a1").unwrap()),
+//!         (Piece::new(kind, Player::SECOND), g.parse_cell("c3").unwrap()),
+//!     ],
+//!     must_capture: false,
+//! };
+//! let rules = Arc::new(Rules::new(spec).expect("a valid spec"));
+//! let mut game = Game::new(rules.clone());
+//! assert_eq!(game.legal_moves().unwrap().len(), 2);
+//! let path = [g.parse_cell("a1").unwrap(), g.parse_cell("a2").unwrap()];
+//! assert_eq!(game.play_path(None, &path), Ok(Status::ToMove(Player::SECOND)));
+//! assert_eq!(game.position().to_position_string(), "2BS/WS2/3 B");
+//! ```
 #![deny(missing_docs)]
 
 mod cell;
@@ -18,7 +86,7 @@ mod facts;
 mod game;
 mod geometry;
 mod moves;
-pub mod notation;
+mod notation;
 mod piece;
 mod position;
 mod reason;
