@@ -354,13 +354,13 @@ fn a_refused_capture_names_the_first_capture_rule_that_does_not_hold() {
     assert_eq!(refusal(&mut game, "a3-a4"), second);
 }
 
-/// A cat that hops rabbits orthogonally, in chains (that must be completed when `complete`),
-/// and rabbits that step quietly.
-fn cats(rows: usize, cols: usize, complete: bool) -> RulesSpec {
+/// A hunter that hops runners orthogonally, in chains (that must be completed when `complete`),
+/// and runners that step quietly.
+fn hunters(rows: usize, cols: usize, complete: bool) -> RulesSpec {
     let mut s = spec(rows, cols);
     s.kinds = vec![
         kind(
-            "Cat",
+            "Hunter",
             "C",
             2,
             vec![pattern(
@@ -375,7 +375,7 @@ fn cats(rows: usize, cols: usize, complete: bool) -> RulesSpec {
             )],
         ),
         kind(
-            "Rabbit",
+            "Runner",
             "R",
             1,
             vec![pattern(
@@ -389,11 +389,15 @@ fn cats(rows: usize, cols: usize, complete: bool) -> RulesSpec {
     s
 }
 
-/// A position with a cat of A on `cat` and rabbits of B on `rabbits`, A to move.
-fn cat_position(rules: &Arc<Rules>, cat: Cell, rabbits: impl Iterator<Item = Cell>) -> Position {
+/// A position with a hunter of A on `hunter` and runners of B on `runners`, A to move.
+fn hunter_position(
+    rules: &Arc<Rules>,
+    hunter: Cell,
+    runners: impl Iterator<Item = Cell>,
+) -> Position {
     let mut game = Game::empty(rules.clone());
-    game.place(Piece::new(k(0), Player::FIRST), cat).unwrap();
-    for r in rabbits {
+    game.place(Piece::new(k(0), Player::FIRST), hunter).unwrap();
+    for r in runners {
         game.place(Piece::new(k(1), Player::SECOND), r).unwrap();
     }
     game.position().clone()
@@ -401,16 +405,16 @@ fn cat_position(rules: &Arc<Rules>, cat: Cell, rabbits: impl Iterator<Item = Cel
 
 #[test]
 fn a_position_with_too_many_moves_is_refused_with_a_typed_error_and_bounded_work() {
-    // The cat in the middle of a 15x15 board, a rabbit on every cell of the other colour:
+    // The hunter in the middle of a 15x15 board, a runner on every cell of the other colour:
     // the chains branch at every landing, far past any limit.
-    let rules = rules_of(cats(15, 15, false));
+    let rules = rules_of(hunters(15, 15, false));
     let g = rules.geometry().clone();
     let centre = g.cell(7, 7).unwrap();
-    let rabbits = g
+    let runners = g
         .cells()
         .iter()
         .filter(|c| (g.row(*c) + g.col(*c)) % 2 == 1);
-    let mut pos = cat_position(&rules, centre, rabbits);
+    let mut pos = hunter_position(&rules, centre, runners);
     let limit = pos.legal_moves().unwrap_err();
     assert!(matches!(
         limit,
@@ -438,27 +442,27 @@ fn a_chain_past_the_hop_limit_is_refused_not_cut() {
     // A single chain of 23 hops along a serpent on a 16x16 board: east along row 0, down,
     // west along row 2, down, east along row 4.
     for complete in [false, true] {
-        let rules = rules_of(cats(16, 16, complete));
+        let rules = rules_of(hunters(16, 16, complete));
         let g = rules.geometry().clone();
-        let mut rabbits = Vec::new();
+        let mut runners = Vec::new();
         for c in (1..15).step_by(2) {
-            rabbits.push(g.cell(0, c).unwrap());
-            rabbits.push(g.cell(2, c).unwrap());
-            rabbits.push(g.cell(4, c).unwrap());
+            runners.push(g.cell(0, c).unwrap());
+            runners.push(g.cell(2, c).unwrap());
+            runners.push(g.cell(4, c).unwrap());
         }
-        rabbits.push(g.cell(1, 14).unwrap());
-        rabbits.push(g.cell(3, 0).unwrap());
-        let pos = cat_position(&rules, g.cell(0, 0).unwrap(), rabbits.into_iter());
+        runners.push(g.cell(1, 14).unwrap());
+        runners.push(g.cell(3, 0).unwrap());
+        let pos = hunter_position(&rules, g.cell(0, 0).unwrap(), runners.into_iter());
         assert_eq!(
             pos.legal_moves().map(|l| l.len()),
             Err(MoveLimit::ChainTooLong)
         );
     }
     // Within the limit, the whole chain is generated.
-    let rules = rules_of(cats(16, 16, true));
+    let rules = rules_of(hunters(16, 16, true));
     let g = rules.geometry().clone();
-    let rabbits = (1..15).step_by(2).map(|c| g.cell(0, c).unwrap());
-    let pos = cat_position(&rules, g.cell(0, 0).unwrap(), rabbits);
+    let runners = (1..15).step_by(2).map(|c| g.cell(0, c).unwrap());
+    let pos = hunter_position(&rules, g.cell(0, 0).unwrap(), runners);
     let moves = pos.legal_moves().unwrap();
     assert_eq!(moves.len(), 1);
     assert_eq!(moves.get(0).unwrap().hops(), 7);
