@@ -1,31 +1,17 @@
-//! The errors of play: a refused move ([`MoveError`]), a refused placement ([`PlaceError`]),
-//! and a position whose moves go past the kernel's limits ([`MoveLimit`]).
+//! The errors of play: a refused move ([`MoveError`]) and a refused placement ([`PlaceError`]).
 //!
 //! Errors are typed data (the path, the player, the piece, the [`Reason`] with its rule id);
 //! they carry the rules they were found under, so that `Display` can name every one of them in
 //! the game's own words without the caller passing anything.
 
 use crate::cell::Cell;
-use crate::moves::MAX_MOVES;
+use crate::limits::MoveLimit;
 use crate::piece::{KindId, Piece, Player};
 use crate::reason::{Reason, RuleId};
-use crate::rules::{MAX_HOPS, Rules};
+use crate::rules::Rules;
 use crate::status::Outcome;
 use std::fmt;
 use std::sync::Arc;
-
-/// A position whose legal moves cannot all be generated: there are more than [`MAX_MOVES`] of
-/// them, or a hop chain would go on past [`MAX_HOPS`] hops. Nothing grows without bound: a
-/// position with such moves is refused, not played.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum MoveLimit {
-    /// More legal moves than [`MAX_MOVES`].
-    #[error("this position has more than {MAX_MOVES} legal moves, the kernel's limit")]
-    TooMany,
-    /// A hop chain longer than [`MAX_HOPS`] hops.
-    #[error("a hop chain here can go on past {MAX_HOPS} hops, the kernel's limit")]
-    ChainTooLong,
-}
 
 /// What is wrong with a move (see [`MoveError`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -9,8 +9,9 @@
 //! copies the whole state.
 
 use crate::cell::Cell;
-use crate::error::{MoveError, MoveLimit, PlaceError, PlaceErrorKind};
+use crate::error::{MoveError, PlaceError, PlaceErrorKind};
 use crate::expr::Value;
+use crate::limits::MoveLimit;
 use crate::moves::{Move, MoveList};
 use crate::notation::PositionError;
 use crate::piece::{KindId, PIECE_CODES, Piece, Player};

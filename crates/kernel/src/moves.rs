@@ -5,10 +5,9 @@
 //! cells are recomputed. A [`MoveList`] holds moves without allocating in all ordinary cases.
 
 use crate::cell::Cell;
-use crate::error::MoveLimit;
 use crate::geometry::Dir;
 use crate::geometry::Geometry;
-use crate::rules::MAX_HOPS;
+use crate::limits::{MAX_HOPS, MAX_MOVES, MoveLimit};
 use arrayvec::ArrayVec;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
@@ -217,12 +216,6 @@ impl MoveList {
         self.inline.iter().chain(self.spill.iter()).copied()
     }
 }
-
-/// The most legal moves a position may have. Past it, generation stops and reports
-/// [`MoveLimit::TooMany`]: a list of moves never takes more than `MAX_MOVES` times 16 bytes,
-/// and generating it never takes more than that many steps per move found (hop chains that
-/// must be completed explore each prefix once).
-pub const MAX_MOVES: usize = 1 << 16;
 
 /// Where generation code that runs out of line puts its moves: a sink seen through a trait
 /// object (see [`Sink::escape`]).

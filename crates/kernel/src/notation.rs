@@ -38,6 +38,11 @@ fn err(offset: usize, message: impl Into<String>) -> PositionError {
 }
 
 impl Position {
+    /// A move in notation: `a7-a6`, `a3xa4`, `c1xc3xe3`.
+    pub fn notation(&self, m: Move) -> String {
+        move_text(&self.rules, &m)
+    }
+
     /// Writes the position string.
     pub fn to_position_string(&self) -> String {
         let rules = &self.rules;

@@ -11,9 +11,6 @@ use crate::reason::{RuleId, Section};
 use crate::spec::RulesSpec;
 use crate::tables::*;
 
-/// The longest hop chain a move may have.
-pub const MAX_HOPS: usize = 21;
-
 /// How many plies back `repetitions` looks for an earlier occurrence of a position.
 pub const REPETITION_WINDOW: usize = 64;
 

@@ -2,9 +2,10 @@
 //! generation and its explanations, the limits, and the end rules of set-up positions.
 
 use crate::cell::Cell;
-use crate::error::{MoveErrorKind, MoveLimit};
+use crate::error::MoveErrorKind;
 use crate::expr::{BinOp, Expr, MAX_EXPR_DEPTH, Value, Var};
 use crate::geometry::{DirSet, Geometry};
+use crate::limits::MoveLimit;
 use crate::piece::{KindId, Piece, Player};
 use crate::reason::{PatternId, Reason, Section};
 use crate::spec::*;

@@ -7,12 +7,13 @@
 
 use super::*;
 use crate::cell::{Cell, CellSet};
-use crate::error::MoveLimit;
 use crate::expr::Value;
+use crate::limits::MAX_HOPS;
+use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Guard, Move, Sink, Stop};
 use crate::piece::{Piece, Player};
 use crate::reason::{PatternId, Reason};
-use crate::rules::{MAX_HOPS, Rules};
+use crate::rules::Rules;
 use crate::tables::{BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, JUMP, QUIET, SLOW, Target, bit};
 use crate::tables::{Slot, StepGroup};
 use crate::verdict::refusal;

@@ -28,11 +28,13 @@ mod state;
 mod undo;
 
 use crate::cell::{Cell, CellSet, MAX_CELLS};
-use crate::error::{MoveError, MoveErrorKind, MoveLimit};
+use crate::error::{MoveError, MoveErrorKind};
+use crate::limits::MAX_HOPS;
+use crate::limits::MoveLimit;
 use crate::moves::{Move, MoveList};
 use crate::piece::{KindId, Piece, Player};
 use crate::rng::Rng;
-use crate::rules::{MAX_HOPS, Rules};
+use crate::rules::Rules;
 use crate::status::{Outcome, Status};
 use arrayvec::ArrayVec;
 pub(crate) use end::PlayEnv;
@@ -229,11 +231,6 @@ impl Position {
     /// The cells a move visits: origin, each landing cell, destination last.
     pub fn path(&self, m: Move) -> ArrayVec<Cell, { MAX_HOPS + 1 }> {
         m.path(self.rules.geometry())
-    }
-
-    /// A move in notation: `a7-a6`, `a3xa4`, `c1xc3xe3`.
-    pub fn notation(&self, m: Move) -> String {
-        crate::notation::move_text(&self.rules, &m)
     }
 
     /// The legal move with this path (origin, then each landing cell; the two ends are enough

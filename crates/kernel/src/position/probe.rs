@@ -10,8 +10,8 @@
 use super::*;
 use crate::cell::Cell;
 use crate::compile::targets::geometry_of;
-use crate::error::MoveLimit;
 use crate::expr::Value;
+use crate::limits::MoveLimit;
 use crate::moves::Move;
 use crate::piece::{Piece, Player};
 use crate::reason::Reason;

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::cell::Cell;
-use crate::error::MoveLimit;
+use crate::limits::MoveLimit;
 use crate::moves::{Move, MoveList};
 use crate::rules::Rules;
 use std::ops::ControlFlow;

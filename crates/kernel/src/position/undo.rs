@@ -1,7 +1,7 @@
 //! Undo records, and the rule profiles that make and unmake are compiled for.
 
+use crate::limits::MAX_HOPS;
 use crate::piece::{PLAYERS, Player};
-use crate::rules::MAX_HOPS;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 /// What [`Position::make`] returns so that [`Position::unmake`] can restore the position.

@@ -1,0 +1,26 @@
+//! The kernel's limits: nothing a position does may grow without bound. A position whose moves
+//! would pass them is refused with [`MoveLimit`] wherever moves are generated (legal moves,
+//! checked play, perft, playouts), rather than explored until memory or time runs out.
+
+/// The longest hop chain a move may have (a move keeps each hop's direction in three bits of
+/// one word).
+pub const MAX_HOPS: usize = 21;
+
+/// The most legal moves a position may have. Past it, generation stops and reports
+/// [`MoveLimit::TooMany`]: a list of moves never takes more than `MAX_MOVES` times 16 bytes,
+/// and generating it never takes more than that many steps per move found (hop chains that
+/// must be completed explore each prefix once).
+pub const MAX_MOVES: usize = 1 << 16;
+
+/// A position whose legal moves cannot all be generated: there are more than [`MAX_MOVES`] of
+/// them, or a hop chain would go on past [`MAX_HOPS`] hops. Nothing grows without bound: a
+/// position with such moves is refused, not played.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum MoveLimit {
+    /// More legal moves than [`MAX_MOVES`].
+    #[error("this position has more than {MAX_MOVES} legal moves, the kernel's limit")]
+    TooMany,
+    /// A hop chain longer than [`MAX_HOPS`] hops.
+    #[error("a hop chain here can go on past {MAX_HOPS} hops, the kernel's limit")]
+    ChainTooLong,
+}
