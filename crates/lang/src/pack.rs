@@ -341,13 +341,17 @@ impl Reader<'_> {
         match syntax::parse_expr(s) {
             Ok(e) => Some((e, text)),
             Err(e) => {
-                self.diags.push(
-                    Diagnostic::error(
-                        Some(text.loc(e.span)),
-                        format!("syntax error in {what}: {}", e.message),
-                    )
-                    .label(e.message),
-                );
+                let message = if e.message == syntax::too_deep_message() {
+                    e.message.clone()
+                } else {
+                    format!("syntax error in {what}: {}", e.message)
+                };
+                let mut d = Diagnostic::error(Some(text.loc(e.span)), message)
+                    .label(e.label.unwrap_or(e.message));
+                if let Some(h) = e.help {
+                    d = d.help(h);
+                }
+                self.diags.push(d);
                 None
             }
         }
@@ -1317,9 +1321,9 @@ impl Reader<'_> {
             Ok(a) => a,
             Err(e) => {
                 self.diags.push(
-                    Diagnostic::error(Some(text.loc(e.span)), format!("syntax error in move pattern: {}", e.message))
-                        .label(e.message)
-                        .help("a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`"),
+                    Diagnostic::error(Some(text.loc(e.span)), if e.message == syntax::too_deep_message() { e.message.clone() } else { format!("syntax error in move pattern: {}", e.message) })
+                        .label(e.label.unwrap_or(e.message))
+                        .help(e.help.unwrap_or_else(|| "a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`".into())),
                 );
                 return None;
             }
