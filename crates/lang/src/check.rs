@@ -244,6 +244,15 @@ pub struct Checker<'a> {
 
 type Locals = Vec<(String, Expr, Ty)>;
 
+/// The sort of name a place accepts, for hints.
+#[derive(Copy, Clone)]
+enum Sort {
+    Kind,
+    KindOrCondition,
+    Tag,
+    Zone,
+}
+
 impl<'a> Checker<'a> {
     /// A checker for this world.
     pub fn new(world: &'a World) -> Checker<'a> {
@@ -539,6 +548,8 @@ impl<'a> Checker<'a> {
         if let Some(t) = w.tags.iter().position(|t| t == n) {
             return Some(Checked::Tag(t));
         }
+        // Only values: zones and tags are not values, and have their own places (`in`, `has`)
+        // with their own hints.
         let mut candidates: Vec<&str> = Vec::new();
         candidates.extend(locals.iter().map(|(n, _, _)| n.as_str()));
         candidates.extend(scope.vars.iter().map(|(n, _, _)| *n));
@@ -546,8 +557,7 @@ impl<'a> Checker<'a> {
         candidates.extend(w.options.iter().map(|(n, _)| n.as_str()));
         candidates.extend(w.players.iter().map(String::as_str));
         candidates.extend(w.kinds.iter().map(String::as_str));
-        candidates.extend(w.zones.iter().map(|(n, _)| n.as_str()));
-        candidates.extend(w.tags.iter().map(String::as_str));
+        candidates.retain(|c| syntax::is_name(c));
         let vars: Vec<&str> = scope.vars.iter().map(|(n, _, _)| *n).collect();
         let elsewhere = ALL_SCOPES
             .iter()
@@ -574,6 +584,97 @@ impl<'a> Checker<'a> {
         let _ = text;
         self.push(d);
         None
+    }
+
+    /// Whether a bare name means anything where it is written.
+    fn resolves(&self, n: &str, scope: &Scope, locals: &Locals) -> bool {
+        let w = self.world;
+        locals.iter().any(|l| l.0 == n)
+            || scope.vars.iter().any(|v| v.0 == n)
+            || w.defs.iter().any(|d| d.name == n)
+            || w.options.iter().any(|o| o.0 == n)
+            || w.players.iter().any(|p| p == n)
+            || w.kinds.iter().any(|k| k == n)
+            || w.zones.iter().any(|z| z.0 == n)
+            || w.tags.iter().any(|t| t == n)
+    }
+
+    /// Where only one sort of name fits (a kind after `is`, a tag after `has`, a zone after
+    /// `in`), a bare name that means nothing is reported with hints among that sort only.
+    /// Returns whether it reported.
+    fn unknown_of_sort(
+        &mut self,
+        e: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+        sort: Sort,
+    ) -> bool {
+        let ExprKind::Name(n) = &e.kind else {
+            return false;
+        };
+        if self.resolves(n, scope, locals) {
+            return false;
+        }
+        let w = self.world;
+        let (label, plural, mut candidates): (&str, &str, Vec<&str>) = match sort {
+            Sort::Kind => (
+                "not a kind of piece",
+                "kinds of piece",
+                w.kinds.iter().map(String::as_str).collect(),
+            ),
+            Sort::KindOrCondition => {
+                let mut c: Vec<&str> = w.kinds.iter().map(String::as_str).collect();
+                c.extend(
+                    w.defs
+                        .iter()
+                        .filter(|d| d.params.is_empty())
+                        .map(|d| d.name.as_str()),
+                );
+                c.extend(
+                    w.options
+                        .iter()
+                        .filter(|o| matches!(o.1, OptionValue::Bool(_)))
+                        .map(|o| o.0.as_str()),
+                );
+                ("not a kind of piece", "kinds of piece", c)
+            }
+            Sort::Tag => (
+                "not a tag",
+                "tags",
+                w.tags.iter().map(String::as_str).collect(),
+            ),
+            Sort::Zone => (
+                "not a zone",
+                "zones",
+                w.zones.iter().map(|z| z.0.as_str()).collect(),
+            ),
+        };
+        candidates.retain(|c| syntax::is_name(c));
+        let listed: Vec<String> = match sort {
+            Sort::KindOrCondition => w.kinds.iter().map(|k| format!("`{k}`")).collect(),
+            _ => candidates.iter().map(|c| format!("`{c}`")).collect(),
+        };
+        let fallback = if listed.is_empty() {
+            format!("this game has no {plural}")
+        } else {
+            format!("the {plural} are {}", listed.join(", "))
+        };
+        let d = self
+            .error(text.loc(e.span), format!("unknown name `{n}`"))
+            .label(label)
+            .suggest(n, candidates)
+            .help_if_none(fallback);
+        self.push(d);
+        true
+    }
+
+    /// Checks a hop's `over`: a kind of piece, or a condition on the piece hopped over.
+    pub fn check_over(&mut self, e: &syntax::Expr, text: Text) -> Option<(Expr, Ty)> {
+        if self.unknown_of_sort(e, text, &CAPTURE, &Vec::new(), Sort::KindOrCondition) {
+            return None;
+        }
+        self.check_value(e, text, &CAPTURE)
     }
 
     fn field(&mut self, x: Expr, t: Ty, field: &str, loc: Loc) -> Option<Checked> {
@@ -631,6 +732,9 @@ impl<'a> Checker<'a> {
         match op {
             S::In => {
                 let lhs = self.expect(a, text, scope, locals, Ty::Cell);
+                if self.unknown_of_sort(b, text, scope, locals, Sort::Zone) {
+                    return None;
+                }
                 let rhs = self.any(b, text, scope, locals);
                 let (lhs, rhs) = (lhs?, rhs?);
                 match rhs {
@@ -649,6 +753,9 @@ impl<'a> Checker<'a> {
             }
             S::Is => {
                 let lhs = self.expect(a, text, scope, locals, Ty::Piece);
+                if self.unknown_of_sort(b, text, scope, locals, Sort::Kind) {
+                    return None;
+                }
                 let rhs = self.any(b, text, scope, locals);
                 let (lhs, rhs) = (lhs?, rhs?);
                 match rhs {
@@ -670,6 +777,9 @@ impl<'a> Checker<'a> {
             }
             S::Has => {
                 let lhs = self.expect(a, text, scope, locals, Ty::Piece);
+                if self.unknown_of_sort(b, text, scope, locals, Sort::Tag) {
+                    return None;
+                }
                 let rhs = self.any(b, text, scope, locals);
                 let (lhs, rhs) = (lhs?, rhs?);
                 match rhs {
@@ -924,6 +1034,7 @@ impl<'a> Checker<'a> {
                 ];
                 candidates.extend(w.defs.iter().map(|d| d.name.as_str()));
                 candidates.extend(w.zones.iter().filter(|z| z.1).map(|z| z.0.as_str()));
+                candidates.retain(|c| syntax::is_name(c));
                 let d = self
                     .error(floc, format!("unknown function `{name}`"))
                     .label("not defined")

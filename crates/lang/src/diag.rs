@@ -143,15 +143,22 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// The candidate closest to `wrong`, if it is close enough to be a likely typo.
+/// The candidate closest to `wrong`, if it is close enough to be a likely typo. Closeness is
+/// judged ignoring case; among close candidates, the one closest with case counted wins, so
+/// `Rabit` suggests the kind `Rabbit` before the player `RABBIT`.
 pub fn did_you_mean<'a>(
     wrong: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let mut best: Option<(f64, &str)> = None;
+    let lower = wrong.to_lowercase();
+    let mut best: Option<((f64, f64), &str)> = None;
     for c in candidates {
-        let score = strsim::jaro_winkler(&wrong.to_lowercase(), &c.to_lowercase());
-        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
+        let loose = strsim::jaro_winkler(&lower, &c.to_lowercase());
+        if loose <= 0.8 {
+            continue;
+        }
+        let score = (strsim::jaro_winkler(wrong, c), loose);
+        if best.is_none_or(|(s, _)| score > s) {
             best = Some((score, c));
         }
     }
@@ -300,3 +307,18 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn the_same_case_comes_first() {
+        assert_eq!(did_you_mean("Rabit", ["RABBIT", "Rabbit"]), Some("Rabbit"));
+        assert_eq!(did_you_mean("Rabit", ["Rabbit", "RABBIT"]), Some("Rabbit"));
+        assert_eq!(did_you_mean("RABIT", ["Rabbit", "RABBIT"]), Some("RABBIT"));
+        // Case alone still makes a match.
+        assert_eq!(did_you_mean("rabbit", ["Rabbit", "Cat"]), Some("Rabbit"));
+        assert_eq!(did_you_mean("zebra", ["Rabbit", "Cat"]), None);
+    }
+}

@@ -1374,7 +1374,14 @@ impl Reader<'_> {
                             format!("unknown zone `{}`", zone.text),
                         )
                         .label("not a zone")
-                        .suggest(&zone.text, world.zones.iter().map(|z| z.0.as_str())),
+                        .suggest(
+                            &zone.text,
+                            world
+                                .zones
+                                .iter()
+                                .map(|z| z.0.as_str())
+                                .filter(|z| syntax::is_name(z)),
+                        ),
                     );
                     return None;
                 };
@@ -1390,7 +1397,7 @@ impl Reader<'_> {
                 complete,
             } => {
                 let over = match over {
-                    Some(o) => match checker.check_value(o, text, &CAPTURE)? {
+                    Some(o) => match checker.check_over(o, text)? {
                         (Expr::Lit(KValue::Kind(k)), Ty::Kind) => {
                             Some(Expr::Is(Expr::Var(Var::Target).boxed(), k))
                         }

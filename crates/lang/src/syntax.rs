@@ -199,6 +199,43 @@ pub struct DefinitionHead {
     pub params: Vec<Name>,
 }
 
+/// The reserved words of the language: they cannot name anything.
+pub const KEYWORDS: &[&str] = &[
+    "and",
+    "or",
+    "not",
+    "if",
+    "then",
+    "else",
+    "in",
+    "is",
+    "has",
+    "true",
+    "false",
+    "step",
+    "jump",
+    "hop",
+    "across",
+    "over",
+    "unless",
+    "chain",
+    "when",
+    "quiet",
+    "capturing",
+    "complete",
+];
+
+/// Whether `s` can be written as a name in an expression: letters, digits and `_`, not
+/// starting with a digit, and not a reserved word.
+pub fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&s)
+}
+
 /// A syntax error: where and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
