@@ -232,8 +232,82 @@ fn extend(
     let path = dir.join(rel);
     let display = path.display().to_string();
     let mut base = read_tree(&path, display, Some(ext.node.loc), sources, diags, stack)?;
+    switch_off(&mut base, &mut table, diags);
     tree::merge(&mut base, table);
     Some(base)
+}
+
+/// The tables whose entries are rules, which `NAME = false` switches off, with their names
+/// for messages.
+const SWITCHABLE: [(&[&str], &str); 4] = [
+    (&["rules", "enter"], "[rules.enter]"),
+    (&["rules", "capture"], "[rules.capture]"),
+    (&["rules", "place"], "[rules.place]"),
+    (&["end"], "[end]"),
+];
+
+fn table_at<'t>(t: &'t mut Table, path: &[&str]) -> Option<&'t mut Table> {
+    let mut t = t;
+    for key in path {
+        match &mut t.entries.get_mut(*key)?.node.value {
+            Value::Table(inner) => t = inner,
+            _ => return None,
+        }
+    }
+    Some(t)
+}
+
+/// Applies the `NAME = false` of a variant: the inherited rule is removed from the base, and
+/// a name the base does not have is an error (it would otherwise leave the rule meant on).
+fn switch_off(base: &mut Table, over: &mut Table, diags: &mut Vec<Diagnostic>) {
+    for (path, what) in SWITCHABLE {
+        let Some(over_t) = table_at(over, path) else {
+            continue;
+        };
+        let offs: Vec<String> = over_t
+            .entries
+            .iter()
+            .filter(|(_, e)| matches!(e.node.value, Value::Bool(false)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        if offs.is_empty() {
+            continue;
+        }
+        let mut base_t = table_at(base, path);
+        for name in offs {
+            let Some(entry) = over_t.entries.shift_remove(&name) else {
+                continue;
+            };
+            let inherited = |t: &Table| -> Vec<String> {
+                t.entries
+                    .iter()
+                    .filter(|(_, e)| !matches!(e.node.value, Value::Bool(false)))
+                    .map(|(k, _)| k.clone())
+                    .collect()
+            };
+            let names = base_t.as_deref().map(inherited).unwrap_or_default();
+            if names.contains(&name) {
+                if let Some(t) = base_t.as_deref_mut() {
+                    t.entries.shift_remove(&name);
+                }
+                continue;
+            }
+            let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            diags.push(
+                Diagnostic::error(
+                    Some(entry.key_loc),
+                    format!("there is no inherited rule `{name}` in {what} to switch off"),
+                )
+                .label("no such rule")
+                .suggest(&name, names.iter().map(String::as_str))
+                .help_if_none(if listed.is_empty() {
+                    format!("the pack this one extends has no rules in {what}")
+                } else {
+                    format!("the inherited rules of {what} are {}", listed.join(", "))
+                }),
+            );
+        }
+    }
 }
 
 /// Where each part of the spec came from, to place the kernel's findings.
@@ -283,6 +357,21 @@ const TOP_KEYS: &[&str] = &[
 impl Reader<'_> {
     fn err(&mut self, loc: Loc, message: impl Into<String>) {
         self.diags.push(Diagnostic::error(Some(loc), message));
+    }
+
+    /// A `NAME = false` still there once `extends` is applied switches off nothing: it is in
+    /// a pack without `extends` (a variant's are applied, or reported, as it is merged).
+    fn nothing_to_switch_off(&mut self, name: &str, loc: Loc, what: &str) {
+        self.diags.push(
+            Diagnostic::error(
+                Some(loc),
+                format!("there is no rule `{name}` in {what} to switch off"),
+            )
+            .label("no such rule")
+            .help(format!(
+                "`{name} = false` switches off a rule inherited with `extends`, and this pack extends no pack that has one; to write a rule, give an expression"
+            )),
+        );
     }
 
     fn table<'t>(&mut self, node: &'t Node, what: &str) -> Option<&'t Table> {
@@ -605,6 +694,7 @@ impl Reader<'_> {
             };
             for (rname, e) in &t.entries {
                 if matches!(e.node.value, Value::Bool(false)) {
+                    this.nothing_to_switch_off(rname, e.key_loc, &format!("[rules.{key}]"));
                     continue;
                 }
                 let Some((ast, text)) = this.parse_expr(&e.node, &format!("rule `{rname}`")) else {
@@ -635,6 +725,7 @@ impl Reader<'_> {
         let mut end = Vec::new();
         for (ename, e) in &end_t.entries {
             if matches!(e.node.value, Value::Bool(false)) {
+                self.nothing_to_switch_off(ename, e.key_loc, "[end]");
                 continue;
             }
             let Some(t) = self.table(&e.node, &format!("[end.{ename}]")) else {
