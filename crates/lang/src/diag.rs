@@ -55,7 +55,7 @@ impl Sources {
 }
 
 /// A byte range in a loaded file.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Loc {
     /// Index into [`Sources`].
     pub file: usize,
@@ -66,7 +66,7 @@ pub struct Loc {
 }
 
 /// How bad a diagnostic is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// The pack cannot be played.
     Error,
@@ -163,6 +163,57 @@ pub fn did_you_mean<'a>(
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// What a diagnostic is about, without the case that the kernel appends to an evaluation
+/// error (`division by zero, when AE moves a5-a5` is about `division by zero`).
+fn cause(message: &str) -> &str {
+    message.split_once(", when ").map_or(message, |(c, _)| c)
+}
+
+/// The note that says how many diagnostics one stands for.
+fn more_like_it(n: usize) -> String {
+    format!("and {n} more like it")
+}
+
+/// One diagnostic per place and cause: exact copies are dropped, and diagnostics at the same
+/// place whose messages differ only in the case named after `, when` become the first of
+/// them, with a note "and N more like it". With `any_place`, diagnostics with exactly the
+/// same message are one whatever their place (the kernel reports some limits once per part
+/// of the pack that goes over them). The order of first appearance is kept.
+pub(crate) fn collapse(diags: Vec<Diagnostic>, any_place: bool) -> Vec<Diagnostic> {
+    type Key = (Severity, Option<Loc>, String);
+    let mut out: Vec<(Diagnostic, usize)> = Vec::new();
+    let mut seen: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+    for d in diags {
+        let key = if any_place {
+            (d.severity, None, d.message.clone())
+        } else {
+            (d.severity, d.loc, cause(&d.message).to_string())
+        };
+        match seen.get(&key) {
+            Some(&i) => {
+                if out[i].0 != d {
+                    out[i].1 += 1;
+                }
+            }
+            None => {
+                seen.insert(key, out.len());
+                out.push((d, 0));
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(mut d, more)| {
+            if more > 0 {
+                d.help = Some(match d.help.take() {
+                    Some(h) => format!("{h}\n{}", more_like_it(more)),
+                    None => more_like_it(more),
+                });
+            }
+            d
+        })
+        .collect()
 }
 
 /// A diagnostic bundled with its source, which is what miette needs to draw the snippet.
@@ -310,7 +361,53 @@ impl std::error::Error for LoadError {}
 
 #[cfg(test)]
 mod tests {
-    use super::did_you_mean;
+    use super::*;
+
+    fn at(start: usize, message: &str) -> Diagnostic {
+        Diagnostic::error(
+            Some(Loc {
+                file: 0,
+                start,
+                end: start + 1,
+            }),
+            message,
+        )
+    }
+
+    #[test]
+    fn one_diagnostic_per_place_and_cause() {
+        let diags = vec![
+            at(5, "division by zero, when AE moves a5-a5"),
+            at(5, "division by zero, when AE moves a5-a6"),
+            at(9, "division by zero, when AE moves a5-a5"),
+            at(5, "division by zero, when AE moves a5-a7"),
+            at(5, "unknown name `x`"),
+            at(5, "unknown name `x`"),
+        ];
+        let out = collapse(diags, false);
+        let shown: Vec<(usize, &str, Option<&str>)> = out
+            .iter()
+            .map(|d| (d.loc.unwrap().start, d.message.as_str(), d.help.as_deref()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    5,
+                    "division by zero, when AE moves a5-a5",
+                    Some("and 2 more like it")
+                ),
+                (9, "division by zero, when AE moves a5-a5", None),
+                (5, "unknown name `x`", None),
+            ]
+        );
+        let out = collapse(
+            vec![at(1, "too many"), at(2, "too many"), at(3, "too many")],
+            true,
+        );
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].help.as_deref(), Some("and 2 more like it"));
+    }
 
     #[test]
     fn the_same_case_comes_first() {

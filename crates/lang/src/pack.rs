@@ -106,6 +106,7 @@ fn finish(
     };
     let built = reader.read(&tree, set);
     diags.append(&mut reader.diags);
+    let mut diags = crate::diag::collapse(diags, false);
     diags.sort_by_key(|d| (d.severity, d.loc.map(|l| (l.file, l.start))));
     let has_errors = diags.iter().any(|d| d.severity == Severity::Error);
     let (spec, options, mut warnings) = match built {
@@ -144,10 +145,14 @@ fn finish(
             })
         }
         Err(errors) => {
-            for e in errors {
-                let loc = reader.locs.site(e.site);
-                diags.push(Diagnostic::error(loc, e.message).label("here"));
-            }
+            let found = errors
+                .into_iter()
+                .map(|e| Diagnostic::error(reader.locs.site(e.site), e.message).label("here"))
+                .collect();
+            // One per message first (the kernel reports a limit once per part of the pack
+            // that goes over it), then one per place and cause.
+            let found = crate::diag::collapse(crate::diag::collapse(found, true), false);
+            diags.extend(found);
             diags.sort_by_key(|d| d.severity);
             Err(LoadError {
                 sources,
