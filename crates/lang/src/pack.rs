@@ -492,7 +492,13 @@ impl Reader<'_> {
         };
         let players = self.players(&game, top)?;
         let attributes: Vec<String> = match game.get("attributes") {
-            Some(n) => self.string_list(n, "`attributes`"),
+            Some(n) => {
+                let items = self.string_items(n, "`attributes`");
+                for (a, loc) in &items {
+                    self.check_name(a, *loc, "an attribute");
+                }
+                items.into_iter().map(|(a, _)| a).collect()
+            }
             None => Vec::new(),
         };
         let forward = self.forward(&game, &players);
@@ -526,6 +532,7 @@ impl Reader<'_> {
         let mut zones = Vec::new();
         for (zname, e) in &zones_t.entries {
             self.locs.zones.push(e.key_loc);
+            self.check_name(zname, e.key_loc, "a zone");
             if let Some(z) = self.zone(zname, &e.node, &players, &geometry) {
                 zones.push(z);
             }
@@ -537,6 +544,7 @@ impl Reader<'_> {
         let mut tags: Vec<String> = Vec::new();
         for (kname, e) in &pieces_t.entries {
             self.locs.kinds.push(e.key_loc);
+            self.check_name(kname, e.key_loc, "a kind of piece");
             let Some(t) = self.table(&e.node, &format!("[pieces.{kname}]")) else {
                 continue;
             };
@@ -576,7 +584,10 @@ impl Reader<'_> {
             }
             let mut own_tags = Vec::new();
             if let Some(n) = t.get("tags") {
-                for tag in self.string_list(n, "`tags`") {
+                for (tag, loc) in self.string_items(n, "`tags`") {
+                    if !tags.contains(&tag) {
+                        self.check_name(&tag, loc, "a tag");
+                    }
                     let i = match tags.iter().position(|x| *x == tag) {
                         Some(i) => i,
                         None => {
@@ -602,6 +613,27 @@ impl Reader<'_> {
         let mut defs = Vec::new();
         for (head, e) in &define_t.entries {
             let key_loc = e.key_loc;
+            // Names a person would recognise as wrong get their own words; pest's are for
+            // the rest.
+            let (name, params) = match head.split_once('(') {
+                Some((n, rest)) => (n.trim(), rest.trim_end().strip_suffix(')').unwrap_or(rest)),
+                None => (head.trim(), ""),
+            };
+            let bad = syntax::bad_name(name, "a definition").or_else(|| {
+                params
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .find_map(|p| syntax::bad_name(p, "a parameter"))
+            });
+            if let Some((message, help)) = bad {
+                self.diags.push(
+                    Diagnostic::error(Some(key_loc), message)
+                        .label("not a usable name")
+                        .help(help),
+                );
+                continue;
+            }
             let parsed = match syntax::parse_definition(head) {
                 Ok(h) => h,
                 Err(err) => {
@@ -813,6 +845,15 @@ impl Reader<'_> {
 
         // Warnings for what nothing uses.
         let mut warnings = Vec::new();
+        if top.get("setup").is_none() {
+            warnings.push(
+                Diagnostic::warning(
+                    top.entries.get("game").map(|e| e.key_loc),
+                    "this pack has no [setup]: the game starts on an empty board",
+                )
+                .help("add a `[setup.PLAYER]` table for each player, as in `[setup.A]` with `Stone = \"a1 b1\"`"),
+            );
+        }
         let used = checker.used.clone();
         let jump_zones: Vec<usize> = kinds
             .iter()
@@ -972,6 +1013,10 @@ impl Reader<'_> {
         for (what, names) in &groups {
             for name in names {
                 if let Some((_, earlier)) = seen.iter().find(|(n, _)| n == name) {
+                    if *earlier == "a player" && *what == "a player" {
+                        // Reported where the players are read.
+                        continue;
+                    }
                     let loc = ["pieces", "zones", "options", "define"]
                         .iter()
                         .find_map(|sec| {
@@ -998,11 +1043,22 @@ impl Reader<'_> {
         }
     }
 
-    fn string_list(&mut self, node: &Node, what: &str) -> Vec<String> {
+    /// Reports `name` where it is declared if it cannot be used in expressions.
+    fn check_name(&mut self, name: &str, loc: Loc, what: &str) {
+        if let Some((message, help)) = syntax::bad_name(name, what) {
+            self.diags.push(
+                Diagnostic::error(Some(loc), message)
+                    .label("not a usable name")
+                    .help(help),
+            );
+        }
+    }
+
+    fn string_items(&mut self, node: &Node, what: &str) -> Vec<(String, Loc)> {
         match &node.value {
             Value::Array(items) => items
                 .iter()
-                .filter_map(|i| self.str(i, what).map(str::to_string))
+                .filter_map(|i| self.str(i, what).map(|s| (s.to_string(), i.loc)))
                 .collect(),
             other => {
                 self.err(
@@ -1020,6 +1076,7 @@ impl Reader<'_> {
     fn options(&mut self, t: &Table, set: &[(String, String)]) -> Vec<OptionInfo> {
         let mut out = Vec::new();
         for (name, e) in &t.entries {
+            self.check_name(name, e.key_loc, "an option");
             let Some(o) = self.table(&e.node, &format!("[options.{name}]")) else {
                 continue;
             };
@@ -1133,14 +1190,28 @@ impl Reader<'_> {
             return None;
         };
         self.locs.players = Some(node.loc);
-        let names = self.string_list(node, "`players`");
-        if names.len() != PLAYERS {
+        let items = self.string_items(node, "`players`");
+        if items.len() != PLAYERS {
             self.err(
                 node.loc,
-                format!("a game has exactly {PLAYERS} players, not {}", names.len()),
+                format!("a game has exactly {PLAYERS} players, not {}", items.len()),
             );
             return None;
         }
+        for (p, loc) in &items {
+            self.check_name(p, *loc, "a player");
+        }
+        if items[0].0 == items[1].0 {
+            self.diags.push(
+                Diagnostic::error(
+                    Some(items[1].1),
+                    format!("both players are named `{}`", items[0].0),
+                )
+                .label("the same name again")
+                .help("give each player a name of its own: expressions and position strings tell them apart by name"),
+            );
+        }
+        let names: Vec<String> = items.into_iter().map(|(p, _)| p).collect();
         let symbols = game
             .get("symbols")
             .and_then(|n| self.table(n, "`symbols`"))
@@ -1416,11 +1487,19 @@ impl Reader<'_> {
         let ast = match syntax::parse_pattern(s) {
             Ok(a) => a,
             Err(e) => {
-                self.diags.push(
-                    Diagnostic::error(Some(text.loc(e.span)), if e.message == syntax::too_deep_message() { e.message.clone() } else { format!("syntax error in move pattern: {}", e.message) })
-                        .label(e.label.unwrap_or(e.message))
-                        .help(e.help.unwrap_or_else(|| "a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`".into())),
-                );
+                let message = if e.message == syntax::too_deep_message() {
+                    e.message.clone()
+                } else {
+                    format!("syntax error in move pattern: {}", e.message)
+                };
+                let mut d = Diagnostic::error(Some(text.loc(e.span)), message)
+                    .label(e.label.clone().unwrap_or(e.message));
+                match (e.help, e.label) {
+                    (Some(h), _) => d = d.help(h),
+                    (None, None) => d = d.help("a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`"),
+                    (None, Some(_)) => {}
+                }
+                self.diags.push(d);
                 return None;
             }
         };

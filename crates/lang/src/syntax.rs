@@ -731,7 +731,30 @@ fn inner_expr(pair: Pair<'_, Rule>, text: &str) -> Result<Option<Expr>, SyntaxEr
 /// Parses a move pattern such as `jump orthogonal across water unless occupant is Rat`.
 pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
     scan(text)?;
-    let mut pairs = Grammar::parse(Rule::pattern, text).map_err(convert_error)?;
+    let mut pairs = Grammar::parse(Rule::pattern, text).map_err(|e| {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.first() == Some(&"jump") && !words.contains(&"across") {
+            // pest blames the word `jump`, since no shape matched: say what is missing.
+            let end = ["quiet", "capturing", "unless", "when"]
+                .iter()
+                .filter_map(|w| {
+                    text.match_indices(w)
+                        .map(|(i, _)| i)
+                        .find(|&i| text[..i].ends_with(char::is_whitespace))
+                })
+                .min()
+                .unwrap_or(text.len());
+            let start = text.len() - text.trim_start().len();
+            let end = start.max(text[..end].trim_end().len());
+            return SyntaxError::new(
+                Span { start, end },
+                "a jump needs `across ZONE`: the zone it jumps over",
+            )
+            .label("no `across ZONE`")
+            .help("write it as `jump DIRS across ZONE`, as in `jump orthogonal across water`");
+        }
+        convert_error(e)
+    })?;
     let Some(body) = pairs.next().and_then(|p| p.into_inner().next()) else {
         return Err(SyntaxError::new(Span::default(), "expected a move pattern"));
     };
@@ -812,6 +835,44 @@ pub fn parse_definition(text: &str) -> Result<DefinitionHead, SyntaxError> {
         name: head,
         params: names.collect(),
     })
+}
+
+/// Why `name` cannot name a thing of the pack (`what`, as in "a zone"), if it cannot: a
+/// reserved word, or not writable in an expression. The second part is how to fix it.
+pub fn bad_name(name: &str, what: &str) -> Option<(String, String)> {
+    if is_name(name) {
+        return None;
+    }
+    if KEYWORDS.contains(&name) {
+        return Some((
+            format!("`{name}` is a reserved word of the language, so it cannot name {what}"),
+            format!(
+                "choose another name; the reserved words are {}",
+                KEYWORDS.join(" ")
+            ),
+        ));
+    }
+    let fixed: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let fixed = if fixed.starts_with(|c: char| c.is_ascii_digit()) || fixed.is_empty() {
+        format!("_{fixed}")
+    } else {
+        fixed
+    };
+    Some((
+        format!("`{name}` cannot be written in an expression, so it cannot name {what}"),
+        format!(
+            "a name is letters, digits and `_`, not starting with a digit: `{fixed}`, for instance"
+        ),
+    ))
 }
 
 #[cfg(test)]
