@@ -2,11 +2,9 @@
 //!
 //! Every problem found in a pack becomes a [`Diagnostic`] with a location in one of the
 //! loaded files (a pack and the packs it extends). Loading goes on after a problem so that
-//! one run reports all of them; [`LoadError`] carries the list and renders it with miette, in
-//! the style of rustc: `file:line:col`, the source line, a caret under the offending text and a
-//! hint.
-
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+//! one run reports all of them; [`LoadError`] carries the list and renders it in the style of
+//! rustc, so that a designer who knows one knows the other: `error: message`, ` --> file:line:col`,
+//! the source line, carets under the offending text, and `= help:` hints.
 
 use std::fmt;
 use std::sync::Arc;
@@ -171,6 +169,13 @@ fn cause(message: &str) -> &str {
     message.split_once(", when ").map_or(message, |(c, _)| c)
 }
 
+/// Whether a line of a diagnostic's help is the note of [`collapse`].
+fn is_more_like_it(line: &str) -> bool {
+    line.strip_prefix("and ")
+        .and_then(|r| r.strip_suffix(" more like it"))
+        .is_some_and(|n| n.parse::<usize>().is_ok())
+}
+
 /// The note that says how many diagnostics one stands for.
 fn more_like_it(n: usize) -> String {
     format!("and {n} more like it")
@@ -216,91 +221,107 @@ pub(crate) fn collapse(diags: Vec<Diagnostic>, any_place: bool) -> Vec<Diagnosti
         .collect()
 }
 
-/// A diagnostic bundled with its source, which is what miette needs to draw the snippet.
-struct WithSource {
-    message: String,
-    severity: miette::Severity,
-    help: Option<String>,
-    source: NamedSource<Arc<str>>,
-    label: LabeledSpan,
-}
+/// ANSI styles of the rendering, as rustc uses them.
+const BOLD_RED: &str = "1;31";
+const BOLD_YELLOW: &str = "1;33";
+const BOLD_BLUE: &str = "1;34";
+const BOLD: &str = "1";
 
-impl fmt::Debug for WithSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+fn paint(color: bool, code: &str, text: &str) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
     }
 }
 
-impl fmt::Display for WithSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for WithSource {}
-
-impl miette::Diagnostic for WithSource {
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(self.severity)
-    }
-
-    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
-    }
-
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(Box::new(std::iter::once(self.label.clone())))
-    }
+/// Columns a piece of a source line takes when shown: a tab is shown as four spaces.
+fn shown_width(text: &str) -> usize {
+    text.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum()
 }
 
 impl Diagnostic {
-    fn with_source(&self, sources: &Sources) -> Option<WithSource> {
-        let loc = self.loc?;
-        let file = sources.get(loc.file)?;
-        let start = loc.start.min(file.text.len());
-        let end = loc.end.clamp(start, file.text.len());
-        Some(WithSource {
-            message: self.message.clone(),
-            severity: match self.severity {
-                Severity::Error => miette::Severity::Error,
-                Severity::Warning => miette::Severity::Warning,
-            },
-            help: self.help.clone(),
-            source: NamedSource::new(file.name.clone(), file.text.clone()).with_language("toml"),
-            label: LabeledSpan::new_with_span(self.label.clone(), SourceSpan::from(start..end)),
-        })
-    }
-
-    /// Renders the diagnostic rustc style (with the source snippet when the location is
-    /// known), with colours or without.
+    /// Renders the diagnostic in the style of rustc: an `error: message` (or `warning:`)
+    /// headline, then, when the location is known, ` --> file:line:col`, the source line and
+    /// carets under the offending text with the label, then `= help:` and `= note:` lines.
+    /// With `color`, ANSI colours as rustc's; without, plain text and no escape codes.
     pub fn render_with(&self, sources: &Sources, color: bool) -> String {
-        let Some(report) = self.with_source(sources) else {
-            let mut out = format!("  × {}\n", self.message);
-            if let Some(h) = &self.help {
-                out.push_str(&format!("  help: {h}\n"));
+        let (word, accent) = match self.severity {
+            Severity::Error => ("error", BOLD_RED),
+            Severity::Warning => ("warning", BOLD_YELLOW),
+        };
+        let mut out = format!(
+            "{}{}\n",
+            paint(color, accent, word),
+            paint(color, BOLD, &format!(": {}", self.message))
+        );
+        let located = self
+            .loc
+            .and_then(|loc| sources.get(loc.file).map(|file| (loc, file)));
+        let gutter = match located {
+            Some((loc, file)) => {
+                let text = &*file.text;
+                let start = floor_boundary(text, loc.start.min(text.len()));
+                let end = floor_boundary(text, loc.end.clamp(start, text.len()));
+                let (line, col) = sources.line_col(loc.file, start);
+                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+                let source_line = text[line_start..line_end].trim_end_matches('\r');
+                let number = line.to_string();
+                let pad = " ".repeat(number.len());
+                let bar = paint(color, BOLD_BLUE, "|");
+                out.push_str(&format!(
+                    "{pad}{} {}:{line}:{col}\n",
+                    paint(color, BOLD_BLUE, "-->"),
+                    file.name
+                ));
+                out.push_str(&format!("{pad} {bar}\n"));
+                out.push_str(&format!(
+                    "{} {bar} {}\n",
+                    paint(color, BOLD_BLUE, &number),
+                    source_line.replace('\t', "    ")
+                ));
+                let before = &text[line_start..start];
+                // A span over several lines is marked to the end of its first line.
+                let marked = &text[start..end.min(line_end)];
+                let carets = "^".repeat(shown_width(marked).max(1));
+                let mut mark = format!("{}{carets}", " ".repeat(shown_width(before)));
+                if let Some(label) = &self.label {
+                    mark.push(' ');
+                    mark.push_str(label);
+                }
+                out.push_str(&format!("{pad} {bar} {}\n", paint(color, accent, &mark)));
+                pad
             }
-            return out;
+            None => " ".to_string(),
         };
-        let theme = if color {
-            GraphicalTheme::unicode()
-        } else {
-            GraphicalTheme::unicode_nocolor()
-        };
-        let handler = GraphicalReportHandler::new_themed(theme)
-            .with_width(100)
-            .with_links(false);
-        let mut out = String::new();
-        if handler.render_report(&mut out, &report).is_err() {
-            out = self.message.clone();
+        if let Some(help) = &self.help {
+            if located.is_some() {
+                out.push_str(&format!("{gutter} {}\n", paint(color, BOLD_BLUE, "|")));
+            }
+            for line in help.lines() {
+                let kind = if is_more_like_it(line) {
+                    "note"
+                } else {
+                    "help"
+                };
+                out.push_str(&format!(
+                    "{gutter} {} {}: {line}\n",
+                    paint(color, BOLD_BLUE, "="),
+                    paint(color, BOLD, kind)
+                ));
+            }
         }
         out
     }
+}
+
+/// The largest char boundary of `text` at or before `i`.
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// A pack that could not be loaded: every problem found, with the files they point into.
@@ -372,6 +393,63 @@ mod tests {
             }),
             message,
         )
+    }
+
+    fn sources() -> Sources {
+        let mut s = Sources::default();
+        s.add("pack.toml", "[rules.enter]\n\tdry = 'not to in rivr'\n");
+        s
+    }
+
+    fn unknown() -> Diagnostic {
+        let text = sources().get(0).unwrap().text.clone();
+        let start = text.find("rivr").unwrap();
+        Diagnostic::error(
+            Some(Loc {
+                file: 0,
+                start,
+                end: start + 4,
+            }),
+            "unknown name `rivr`",
+        )
+        .label("not a zone")
+        .help("did you mean `river`?\nand 2 more like it")
+    }
+
+    #[test]
+    fn renders_like_rustc() {
+        insta::assert_snapshot!(unknown().render_with(&sources(), false), @r"
+        error: unknown name `rivr`
+         --> pack.toml:2:19
+          |
+        2 |     dry = 'not to in rivr'
+          |                      ^^^^ not a zone
+          |
+          = help: did you mean `river`?
+          = note: and 2 more like it
+        ");
+        let plain = Diagnostic::warning(None, "option `x` is never read").help("remove it");
+        insta::assert_snapshot!(plain.render_with(&sources(), false), @r"
+        warning: option `x` is never read
+          = help: remove it
+        ");
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let plain = unknown().render_with(&sources(), false);
+        assert!(!plain.contains('\x1b'));
+        let coloured = unknown().render_with(&sources(), true);
+        assert!(coloured.contains("\x1b[1;31merror\x1b[0m"), "{coloured}");
+        // The same text once the escapes are taken out.
+        let mut stripped = String::new();
+        let mut rest = coloured.as_str();
+        while let Some(i) = rest.find('\x1b') {
+            stripped.push_str(&rest[..i]);
+            rest = &rest[i + rest[i..].find('m').unwrap() + 1..];
+        }
+        stripped.push_str(rest);
+        assert_eq!(stripped, plain);
     }
 
     #[test]
