@@ -182,6 +182,8 @@ pub enum Site {
 pub struct RulesError {
     /// Where.
     pub site: Site,
-    /// What, in words.
+    /// What, in words. For an expression that cannot be evaluated, one case is named.
     pub message: String,
+    /// How many more cases had the same problem at the same site (reported once).
+    pub repeats: usize,
 }

@@ -517,7 +517,7 @@ fn one_error_per_site_and_cause_with_the_count_of_the_others() {
     let e = &errors[0];
     assert_eq!(e.site, Site::Enter(2));
     assert!(e.message.starts_with("arithmetic error"), "{}", e.message);
-    assert!(e.message.contains("more like it"), "{}", e.message);
+    assert!(e.repeats > 10, "{e:?}");
     // The case named is a move that can happen: a sideways step.
     let case = e.message.split("when ").nth(1).unwrap_or("");
     let cells: Vec<&str> = case.split(' ').nth(2).unwrap_or("").split('-').collect();

@@ -9,7 +9,7 @@
 //! checked arguments; a definition that uses itself is reported.
 
 use crate::diag::{Diagnostic, Loc};
-use crate::syntax::{self, ExprKind, Span, UnOp};
+use crate::syntax::{self, ExprKind, MAX_EXPR_DEPTH, Span, UnOp, too_deep_message};
 use ply_kernel::expr::{BinOp, Expr, Value, Var};
 use ply_kernel::{KindId, Player};
 use std::collections::HashSet;
@@ -228,12 +228,30 @@ pub struct Checker<'a> {
     world: &'a World,
     /// Problems found.
     pub diags: Vec<Diagnostic>,
-    stack: Vec<String>,
+    /// The definitions being expanded, outermost first, each with the place of its use.
+    stack: Vec<(String, Loc)>,
+    /// How deep the expression being built is at the node being checked, definitions
+    /// expanded.
+    depth: usize,
+    /// Nodes copied so far into the expression being checked (arguments of definitions and of
+    /// `abs`, `min`, `max` are copied to each place they are used).
+    copied: usize,
+    /// Whether the expression being checked was already reported as too deep or too large.
+    too_big: bool,
     /// Names of zones, options, definitions and tags that some expression used.
     pub used: HashSet<String>,
 }
 
 type Locals = Vec<(String, Expr, Ty)>;
+
+/// The sort of name a place accepts, for hints.
+#[derive(Copy, Clone)]
+enum Sort {
+    Kind,
+    KindOrCondition,
+    Tag,
+    Zone,
+}
 
 impl<'a> Checker<'a> {
     /// A checker for this world.
@@ -242,6 +260,9 @@ impl<'a> Checker<'a> {
             world,
             diags: Vec::new(),
             stack: Vec::new(),
+            depth: 0,
+            copied: 0,
+            too_big: false,
             used: HashSet::new(),
         }
     }
@@ -256,7 +277,7 @@ impl<'a> Checker<'a> {
 
     /// Checks `e` as a `want` in `scope`. Reports problems and returns `None` on failure.
     pub fn check(&mut self, e: &syntax::Expr, text: Text, scope: &Scope, want: Ty) -> Option<Expr> {
-        let (expr, ty) = self.value(e, text, scope, &Vec::new())?;
+        let (expr, ty) = self.check_value(e, text, scope)?;
         if ty != want {
             let d = self
                 .error(
@@ -282,7 +303,74 @@ impl<'a> Checker<'a> {
         text: Text,
         scope: &Scope,
     ) -> Option<(Expr, Ty)> {
-        self.value(e, text, scope, &Vec::new())
+        self.depth = 0;
+        self.copied = 0;
+        self.too_big = false;
+        let (x, t) = self.value(e, text, scope, &Vec::new())?;
+        // Fields, `abs` and the like become more than one node: measure what was built.
+        if expr_depth(&x) > MAX_EXPR_DEPTH {
+            self.too_deep(text.loc(e.span));
+            return None;
+        }
+        Some((x, t))
+    }
+
+    /// Reports that the expression being checked nests too deeply, once, at the use of the
+    /// outermost definition being expanded if any, else at `loc`.
+    fn too_deep(&mut self, loc: Loc) {
+        if self.too_big {
+            return;
+        }
+        self.too_big = true;
+        let mut d = Diagnostic::error(
+            Some(self.stack.first().map_or(loc, |s| s.1)),
+            too_deep_message(),
+        )
+        .label("too deep");
+        if !self.stack.is_empty() {
+            let names: Vec<&str> = self.stack.iter().map(|s| s.0.as_str()).collect();
+            let shown = if names.len() > 6 {
+                format!(
+                    "{} -> ... -> {}",
+                    names[..3].join(" -> "),
+                    names[names.len() - 2..].join(" -> ")
+                )
+            } else {
+                names.join(" -> ")
+            };
+            d = d.help(format!(
+                "definitions are expanded where they are used, so their depths add up: {shown}"
+            ));
+        } else {
+            d = d.help("every operator applied to another's result, field, call and `not` adds a level; write it with fewer levels");
+        }
+        self.push(d);
+    }
+
+    /// Accounts for a copy of `x` into the expression being built, at the current depth;
+    /// `false` (and reported) when the result would be too deep or too large.
+    fn copy_fits(&mut self, x: &Expr, loc: Loc) -> bool {
+        if self.depth + expr_depth(x) > MAX_EXPR_DEPTH {
+            self.too_deep(loc);
+            return false;
+        }
+        self.copied += expr_size(x, MAX_EXPR_NODES + 1);
+        if self.copied > MAX_EXPR_NODES {
+            if !self.too_big {
+                self.too_big = true;
+                let at = self.stack.first().map_or(loc, |s| s.1);
+                self.push(
+                    Diagnostic::error(
+                        Some(at),
+                        format!("this expression grows too large when its definitions are expanded; the limit is {MAX_EXPR_NODES} parts"),
+                    )
+                    .label("too large")
+                    .help("an argument is copied to each use of its parameter (and `abs`, `min`, `max` use theirs twice): nest such calls less"),
+                );
+            }
+            return false;
+        }
+        true
     }
 
     fn value(
@@ -360,6 +448,27 @@ impl<'a> Checker<'a> {
         scope: &Scope,
         locals: &Locals,
     ) -> Option<Checked> {
+        if self.too_big {
+            return None;
+        }
+        self.depth += 1;
+        if self.depth > MAX_EXPR_DEPTH {
+            self.depth -= 1;
+            self.too_deep(text.loc(e.span));
+            return None;
+        }
+        let r = self.node(e, text, scope, locals);
+        self.depth -= 1;
+        r
+    }
+
+    fn node(
+        &mut self,
+        e: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+    ) -> Option<Checked> {
         let loc = text.loc(e.span);
         use Checked::Value as V;
         match &e.kind {
@@ -400,6 +509,9 @@ impl<'a> Checker<'a> {
     ) -> Option<Checked> {
         use Checked::Value as V;
         if let Some((_, x, t)) = locals.iter().rev().find(|(name, _, _)| name == n) {
+            if !self.copy_fits(x, loc) {
+                return None;
+            }
             return Some(V(x.clone(), *t));
         }
         if let Some((_, var, t)) = scope.vars.iter().find(|(name, _, _)| *name == n) {
@@ -436,6 +548,8 @@ impl<'a> Checker<'a> {
         if let Some(t) = w.tags.iter().position(|t| t == n) {
             return Some(Checked::Tag(t));
         }
+        // Only values: zones and tags are not values, and have their own places (`in`, `has`)
+        // with their own hints.
         let mut candidates: Vec<&str> = Vec::new();
         candidates.extend(locals.iter().map(|(n, _, _)| n.as_str()));
         candidates.extend(scope.vars.iter().map(|(n, _, _)| *n));
@@ -443,8 +557,7 @@ impl<'a> Checker<'a> {
         candidates.extend(w.options.iter().map(|(n, _)| n.as_str()));
         candidates.extend(w.players.iter().map(String::as_str));
         candidates.extend(w.kinds.iter().map(String::as_str));
-        candidates.extend(w.zones.iter().map(|(n, _)| n.as_str()));
-        candidates.extend(w.tags.iter().map(String::as_str));
+        candidates.retain(|c| syntax::is_name(c));
         let vars: Vec<&str> = scope.vars.iter().map(|(n, _, _)| *n).collect();
         let elsewhere = ALL_SCOPES
             .iter()
@@ -471,6 +584,97 @@ impl<'a> Checker<'a> {
         let _ = text;
         self.push(d);
         None
+    }
+
+    /// Whether a bare name means anything where it is written.
+    fn resolves(&self, n: &str, scope: &Scope, locals: &Locals) -> bool {
+        let w = self.world;
+        locals.iter().any(|l| l.0 == n)
+            || scope.vars.iter().any(|v| v.0 == n)
+            || w.defs.iter().any(|d| d.name == n)
+            || w.options.iter().any(|o| o.0 == n)
+            || w.players.iter().any(|p| p == n)
+            || w.kinds.iter().any(|k| k == n)
+            || w.zones.iter().any(|z| z.0 == n)
+            || w.tags.iter().any(|t| t == n)
+    }
+
+    /// Where only one sort of name fits (a kind after `is`, a tag after `has`, a zone after
+    /// `in`), a bare name that means nothing is reported with hints among that sort only.
+    /// Returns whether it reported.
+    fn unknown_of_sort(
+        &mut self,
+        e: &syntax::Expr,
+        text: Text,
+        scope: &Scope,
+        locals: &Locals,
+        sort: Sort,
+    ) -> bool {
+        let ExprKind::Name(n) = &e.kind else {
+            return false;
+        };
+        if self.resolves(n, scope, locals) {
+            return false;
+        }
+        let w = self.world;
+        let (label, plural, mut candidates): (&str, &str, Vec<&str>) = match sort {
+            Sort::Kind => (
+                "not a kind of piece",
+                "kinds of piece",
+                w.kinds.iter().map(String::as_str).collect(),
+            ),
+            Sort::KindOrCondition => {
+                let mut c: Vec<&str> = w.kinds.iter().map(String::as_str).collect();
+                c.extend(
+                    w.defs
+                        .iter()
+                        .filter(|d| d.params.is_empty())
+                        .map(|d| d.name.as_str()),
+                );
+                c.extend(
+                    w.options
+                        .iter()
+                        .filter(|o| matches!(o.1, OptionValue::Bool(_)))
+                        .map(|o| o.0.as_str()),
+                );
+                ("not a kind of piece", "kinds of piece", c)
+            }
+            Sort::Tag => (
+                "not a tag",
+                "tags",
+                w.tags.iter().map(String::as_str).collect(),
+            ),
+            Sort::Zone => (
+                "not a zone",
+                "zones",
+                w.zones.iter().map(|z| z.0.as_str()).collect(),
+            ),
+        };
+        candidates.retain(|c| syntax::is_name(c));
+        let listed: Vec<String> = match sort {
+            Sort::KindOrCondition => w.kinds.iter().map(|k| format!("`{k}`")).collect(),
+            _ => candidates.iter().map(|c| format!("`{c}`")).collect(),
+        };
+        let fallback = if listed.is_empty() {
+            format!("this game has no {plural}")
+        } else {
+            format!("the {plural} are {}", listed.join(", "))
+        };
+        let d = self
+            .error(text.loc(e.span), format!("unknown name `{n}`"))
+            .label(label)
+            .suggest(n, candidates)
+            .help_if_none(fallback);
+        self.push(d);
+        true
+    }
+
+    /// Checks a hop's `over`: a kind of piece, or a condition on the piece hopped over.
+    pub fn check_over(&mut self, e: &syntax::Expr, text: Text) -> Option<(Expr, Ty)> {
+        if self.unknown_of_sort(e, text, &CAPTURE, &Vec::new(), Sort::KindOrCondition) {
+            return None;
+        }
+        self.check_value(e, text, &CAPTURE)
     }
 
     fn field(&mut self, x: Expr, t: Ty, field: &str, loc: Loc) -> Option<Checked> {
@@ -528,6 +732,9 @@ impl<'a> Checker<'a> {
         match op {
             S::In => {
                 let lhs = self.expect(a, text, scope, locals, Ty::Cell);
+                if self.unknown_of_sort(b, text, scope, locals, Sort::Zone) {
+                    return None;
+                }
                 let rhs = self.any(b, text, scope, locals);
                 let (lhs, rhs) = (lhs?, rhs?);
                 match rhs {
@@ -546,6 +753,9 @@ impl<'a> Checker<'a> {
             }
             S::Is => {
                 let lhs = self.expect(a, text, scope, locals, Ty::Piece);
+                if self.unknown_of_sort(b, text, scope, locals, Sort::Kind) {
+                    return None;
+                }
                 let rhs = self.any(b, text, scope, locals);
                 let (lhs, rhs) = (lhs?, rhs?);
                 match rhs {
@@ -567,6 +777,9 @@ impl<'a> Checker<'a> {
             }
             S::Has => {
                 let lhs = self.expect(a, text, scope, locals, Ty::Piece);
+                if self.unknown_of_sort(b, text, scope, locals, Sort::Tag) {
+                    return None;
+                }
                 let rhs = self.any(b, text, scope, locals);
                 let (lhs, rhs) = (lhs?, rhs?);
                 match rhs {
@@ -787,6 +1000,9 @@ impl<'a> Checker<'a> {
                     return None;
                 }
                 let x = self.expect(&args[0], text, scope, locals, Ty::Int)?;
+                if !self.copy_fits(&x, loc) || !self.copy_fits(&x, loc) {
+                    return None;
+                }
                 let neg = Expr::Bin(
                     BinOp::Lt,
                     x.clone().boxed(),
@@ -804,6 +1020,9 @@ impl<'a> Checker<'a> {
                 let x = self.expect(&args[0], text, scope, locals, Ty::Int);
                 let y = self.expect(&args[1], text, scope, locals, Ty::Int);
                 let (x, y) = (x?, y?);
+                if !self.copy_fits(&x, loc) || !self.copy_fits(&y, loc) {
+                    return None;
+                }
                 let op = if name == "min" { BinOp::Lt } else { BinOp::Gt };
                 let c = Expr::Bin(op, x.clone().boxed(), y.clone().boxed());
                 Some(V(Expr::If(c.boxed(), x.boxed(), y.boxed()), Ty::Int))
@@ -815,6 +1034,7 @@ impl<'a> Checker<'a> {
                 ];
                 candidates.extend(w.defs.iter().map(|d| d.name.as_str()));
                 candidates.extend(w.zones.iter().filter(|z| z.1).map(|z| z.0.as_str()));
+                candidates.retain(|c| syntax::is_name(c));
                 let d = self
                     .error(floc, format!("unknown function `{name}`"))
                     .label("not defined")
@@ -852,12 +1072,13 @@ impl<'a> Checker<'a> {
         scope: &Scope,
     ) -> Option<(Expr, Ty)> {
         self.used.insert(format!("def:{}", def.name));
-        if self.stack.contains(&def.name) {
+        if self.stack.iter().any(|s| s.0 == def.name) {
+            let names: Vec<String> = self.stack.iter().map(|s| s.0.clone()).collect();
             let d = self
                 .error(loc, format!("definition `{}` uses itself", def.name))
                 .help(format!(
                     "definitions are expanded where they are used: {} -> {}",
-                    self.stack.join(" -> "),
+                    names.join(" -> "),
                     def.name
                 ));
             self.push(d);
@@ -870,7 +1091,7 @@ impl<'a> Checker<'a> {
             .zip(args)
             .map(|(p, (x, t))| (p.clone(), x.clone(), *t))
             .collect();
-        self.stack.push(def.name.clone());
+        self.stack.push((def.name.clone(), loc));
         let before = self.diags.len();
         let r = self.value(body, def.text, scope, &locals);
         self.stack.pop();
@@ -916,4 +1137,62 @@ fn cap(s: &str) -> String {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
     }
+}
+
+/// The most parts an expression may have once its definitions are expanded. Each use of a
+/// parameter copies its argument, so nested calls can grow an expression exponentially;
+/// this bound keeps loading fast and small.
+pub const MAX_EXPR_NODES: usize = 100_000;
+
+/// The direct parts of a compiled expression.
+fn parts(e: &Expr) -> impl Iterator<Item = &Expr> {
+    use Expr::*;
+    let (a, b, c): (Option<&Expr>, Option<&Expr>, Option<&Expr>) = match e {
+        Lit(_) | Var(_) => (None, None, None),
+        Attr(x, _)
+        | Owner(x)
+        | CellOf(x)
+        | KindOf(x)
+        | Row(x)
+        | Col(x)
+        | Is(x, _)
+        | Has(x, _)
+        | OpponentOf(x)
+        | Count(x, _)
+        | NoMoves(x)
+        | Placed(x)
+        | At(x)
+        | Occupied(x)
+        | Not(x)
+        | Neg(x) => (Some(x), None, None),
+        In(x, _, p) => (Some(x), p.as_deref(), None),
+        Bin(_, x, y) => (Some(x), Some(y), None),
+        If(x, y, z) => (Some(x), Some(y), Some(z)),
+    };
+    a.into_iter().chain(b).chain(c)
+}
+
+/// The depth of a compiled expression, measured without recursion.
+pub fn expr_depth(e: &Expr) -> usize {
+    let mut deepest = 0;
+    let mut todo = vec![(e, 1usize)];
+    while let Some((e, d)) = todo.pop() {
+        deepest = deepest.max(d);
+        todo.extend(parts(e).map(|p| (p, d + 1)));
+    }
+    deepest
+}
+
+/// The number of parts of a compiled expression, counted without recursion up to `cap`.
+fn expr_size(e: &Expr, cap: usize) -> usize {
+    let mut n = 0;
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
+        n += 1;
+        if n >= cap {
+            break;
+        }
+        todo.extend(parts(e));
+    }
+    n
 }

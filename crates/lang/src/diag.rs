@@ -2,11 +2,9 @@
 //!
 //! Every problem found in a pack becomes a [`Diagnostic`] with a location in one of the
 //! loaded files (a pack and the packs it extends). Loading goes on after a problem so that
-//! one run reports all of them; [`LoadError`] carries the list and renders it with miette, in
-//! the style of rustc: `file:line:col`, the source line, a caret under the offending text and a
-//! hint.
-
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+//! one run reports all of them; [`LoadError`] carries the list and renders it in the style of
+//! rustc, so that a designer who knows one knows the other: `error: message`, ` --> file:line:col`,
+//! the source line, carets under the offending text, and `= help:` hints.
 
 use std::fmt;
 use std::sync::Arc;
@@ -55,7 +53,7 @@ impl Sources {
 }
 
 /// A byte range in a loaded file.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Loc {
     /// Index into [`Sources`].
     pub file: usize,
@@ -66,7 +64,7 @@ pub struct Loc {
 }
 
 /// How bad a diagnostic is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// The pack cannot be played.
     Error,
@@ -143,106 +141,187 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// The candidate closest to `wrong`, if it is close enough to be a likely typo.
+/// The candidate closest to `wrong`, if it is close enough to be a likely typo. Closeness is
+/// judged ignoring case; among close candidates, the one closest with case counted wins, so
+/// `Rabit` suggests the kind `Rabbit` before the player `RABBIT`.
 pub fn did_you_mean<'a>(
     wrong: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let mut best: Option<(f64, &str)> = None;
+    let lower = wrong.to_lowercase();
+    let mut best: Option<((f64, f64), &str)> = None;
     for c in candidates {
-        let score = strsim::jaro_winkler(&wrong.to_lowercase(), &c.to_lowercase());
-        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
+        let loose = strsim::jaro_winkler(&lower, &c.to_lowercase());
+        if loose <= 0.8 {
+            continue;
+        }
+        let score = (strsim::jaro_winkler(wrong, c), loose);
+        if best.is_none_or(|(s, _)| score > s) {
             best = Some((score, c));
         }
     }
     best.map(|(_, c)| c)
 }
 
-/// A diagnostic bundled with its source, which is what miette needs to draw the snippet.
-struct WithSource {
-    message: String,
-    severity: miette::Severity,
-    help: Option<String>,
-    source: NamedSource<Arc<str>>,
-    label: LabeledSpan,
+/// What a diagnostic is about, without the case that the kernel appends to an evaluation
+/// error (`division by zero, when AE moves a5-a5` is about `division by zero`).
+fn cause(message: &str) -> &str {
+    message.split_once(", when ").map_or(message, |(c, _)| c)
 }
 
-impl fmt::Debug for WithSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+/// Whether a line of a diagnostic's help is the note of [`collapse`].
+fn is_more_like_it(line: &str) -> bool {
+    line.strip_prefix("and ")
+        .and_then(|r| r.strip_suffix(" more like it"))
+        .is_some_and(|n| n.parse::<usize>().is_ok())
+}
+
+/// The note that says how many diagnostics one stands for.
+pub(crate) fn more_like_it(n: usize) -> String {
+    format!("and {n} more like it")
+}
+
+/// One diagnostic per place and cause: exact copies are dropped, and diagnostics at the same
+/// place whose messages differ only in the case named after `, when` become the first of
+/// them, with a note "and N more like it". With `any_place`, diagnostics with exactly the
+/// same message are one whatever their place (the kernel reports some limits once per part
+/// of the pack that goes over them). The order of first appearance is kept.
+pub(crate) fn collapse(diags: Vec<Diagnostic>, any_place: bool) -> Vec<Diagnostic> {
+    type Key = (Severity, Option<Loc>, String);
+    let mut out: Vec<(Diagnostic, usize)> = Vec::new();
+    let mut seen: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+    for d in diags {
+        let key = if any_place {
+            (d.severity, None, d.message.clone())
+        } else {
+            (d.severity, d.loc, cause(&d.message).to_string())
+        };
+        match seen.get(&key) {
+            Some(&i) => {
+                if out[i].0 != d {
+                    out[i].1 += 1;
+                }
+            }
+            None => {
+                seen.insert(key, out.len());
+                out.push((d, 0));
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(mut d, more)| {
+            if more > 0 {
+                d.help = Some(match d.help.take() {
+                    Some(h) => format!("{h}\n{}", more_like_it(more)),
+                    None => more_like_it(more),
+                });
+            }
+            d
+        })
+        .collect()
+}
+
+/// ANSI styles of the rendering, as rustc uses them.
+const BOLD_RED: &str = "1;31";
+const BOLD_YELLOW: &str = "1;33";
+const BOLD_BLUE: &str = "1;34";
+const BOLD: &str = "1";
+
+fn paint(color: bool, code: &str, text: &str) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
     }
 }
 
-impl fmt::Display for WithSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for WithSource {}
-
-impl miette::Diagnostic for WithSource {
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(self.severity)
-    }
-
-    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
-    }
-
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(Box::new(std::iter::once(self.label.clone())))
-    }
+/// Columns a piece of a source line takes when shown: a tab is shown as four spaces.
+fn shown_width(text: &str) -> usize {
+    text.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum()
 }
 
 impl Diagnostic {
-    fn with_source(&self, sources: &Sources) -> Option<WithSource> {
-        let loc = self.loc?;
-        let file = sources.get(loc.file)?;
-        let start = loc.start.min(file.text.len());
-        let end = loc.end.clamp(start, file.text.len());
-        Some(WithSource {
-            message: self.message.clone(),
-            severity: match self.severity {
-                Severity::Error => miette::Severity::Error,
-                Severity::Warning => miette::Severity::Warning,
-            },
-            help: self.help.clone(),
-            source: NamedSource::new(file.name.clone(), file.text.clone()).with_language("toml"),
-            label: LabeledSpan::new_with_span(self.label.clone(), SourceSpan::from(start..end)),
-        })
-    }
-
-    /// Renders the diagnostic rustc style (with the source snippet when the location is
-    /// known), with colours or without.
+    /// Renders the diagnostic in the style of rustc: an `error: message` (or `warning:`)
+    /// headline, then, when the location is known, ` --> file:line:col`, the source line and
+    /// carets under the offending text with the label, then `= help:` and `= note:` lines.
+    /// With `color`, ANSI colours as rustc's; without, plain text and no escape codes.
     pub fn render_with(&self, sources: &Sources, color: bool) -> String {
-        let Some(report) = self.with_source(sources) else {
-            let mut out = format!("  × {}\n", self.message);
-            if let Some(h) = &self.help {
-                out.push_str(&format!("  help: {h}\n"));
+        let (word, accent) = match self.severity {
+            Severity::Error => ("error", BOLD_RED),
+            Severity::Warning => ("warning", BOLD_YELLOW),
+        };
+        let mut out = format!(
+            "{}{}\n",
+            paint(color, accent, word),
+            paint(color, BOLD, &format!(": {}", self.message))
+        );
+        let located = self
+            .loc
+            .and_then(|loc| sources.get(loc.file).map(|file| (loc, file)));
+        let gutter = match located {
+            Some((loc, file)) => {
+                let text = &*file.text;
+                let start = floor_boundary(text, loc.start.min(text.len()));
+                let end = floor_boundary(text, loc.end.clamp(start, text.len()));
+                let (line, col) = sources.line_col(loc.file, start);
+                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+                let source_line = text[line_start..line_end].trim_end_matches('\r');
+                let number = line.to_string();
+                let pad = " ".repeat(number.len());
+                let bar = paint(color, BOLD_BLUE, "|");
+                out.push_str(&format!(
+                    "{pad}{} {}:{line}:{col}\n",
+                    paint(color, BOLD_BLUE, "-->"),
+                    file.name
+                ));
+                out.push_str(&format!("{pad} {bar}\n"));
+                out.push_str(&format!(
+                    "{} {bar} {}\n",
+                    paint(color, BOLD_BLUE, &number),
+                    source_line.replace('\t', "    ")
+                ));
+                let before = &text[line_start..start];
+                // A span over several lines is marked to the end of its first line.
+                let marked = &text[start..end.min(line_end)];
+                let carets = "^".repeat(shown_width(marked).max(1));
+                let mut mark = format!("{}{carets}", " ".repeat(shown_width(before)));
+                if let Some(label) = &self.label {
+                    mark.push(' ');
+                    mark.push_str(label);
+                }
+                out.push_str(&format!("{pad} {bar} {}\n", paint(color, accent, &mark)));
+                pad
             }
-            return out;
+            None => " ".to_string(),
         };
-        let theme = if color {
-            GraphicalTheme::unicode()
-        } else {
-            GraphicalTheme::unicode_nocolor()
-        };
-        let handler = GraphicalReportHandler::new_themed(theme)
-            .with_width(100)
-            .with_links(false);
-        let mut out = String::new();
-        if handler.render_report(&mut out, &report).is_err() {
-            out = self.message.clone();
+        if let Some(help) = &self.help {
+            if located.is_some() {
+                out.push_str(&format!("{gutter} {}\n", paint(color, BOLD_BLUE, "|")));
+            }
+            for line in help.lines() {
+                let kind = if is_more_like_it(line) {
+                    "note"
+                } else {
+                    "help"
+                };
+                out.push_str(&format!(
+                    "{gutter} {} {}: {line}\n",
+                    paint(color, BOLD_BLUE, "="),
+                    paint(color, BOLD, kind)
+                ));
+            }
         }
         out
     }
+}
+
+/// The largest char boundary of `text` at or before `i`.
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// A pack that could not be loaded: every problem found, with the files they point into.
@@ -300,3 +379,121 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(start: usize, message: &str) -> Diagnostic {
+        Diagnostic::error(
+            Some(Loc {
+                file: 0,
+                start,
+                end: start + 1,
+            }),
+            message,
+        )
+    }
+
+    fn sources() -> Sources {
+        let mut s = Sources::default();
+        s.add("pack.toml", "[rules.enter]\n\tdry = 'not to in rivr'\n");
+        s
+    }
+
+    fn unknown() -> Diagnostic {
+        let text = sources().get(0).unwrap().text.clone();
+        let start = text.find("rivr").unwrap();
+        Diagnostic::error(
+            Some(Loc {
+                file: 0,
+                start,
+                end: start + 4,
+            }),
+            "unknown name `rivr`",
+        )
+        .label("not a zone")
+        .help("did you mean `river`?\nand 2 more like it")
+    }
+
+    #[test]
+    fn renders_like_rustc() {
+        insta::assert_snapshot!(unknown().render_with(&sources(), false), @r"
+        error: unknown name `rivr`
+         --> pack.toml:2:19
+          |
+        2 |     dry = 'not to in rivr'
+          |                      ^^^^ not a zone
+          |
+          = help: did you mean `river`?
+          = note: and 2 more like it
+        ");
+        let plain = Diagnostic::warning(None, "option `x` is never read").help("remove it");
+        insta::assert_snapshot!(plain.render_with(&sources(), false), @r"
+        warning: option `x` is never read
+          = help: remove it
+        ");
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let plain = unknown().render_with(&sources(), false);
+        assert!(!plain.contains('\x1b'));
+        let coloured = unknown().render_with(&sources(), true);
+        assert!(coloured.contains("\x1b[1;31merror\x1b[0m"), "{coloured}");
+        // The same text once the escapes are taken out.
+        let mut stripped = String::new();
+        let mut rest = coloured.as_str();
+        while let Some(i) = rest.find('\x1b') {
+            stripped.push_str(&rest[..i]);
+            rest = &rest[i + rest[i..].find('m').unwrap() + 1..];
+        }
+        stripped.push_str(rest);
+        assert_eq!(stripped, plain);
+    }
+
+    #[test]
+    fn one_diagnostic_per_place_and_cause() {
+        let diags = vec![
+            at(5, "division by zero, when AE moves a5-a5"),
+            at(5, "division by zero, when AE moves a5-a6"),
+            at(9, "division by zero, when AE moves a5-a5"),
+            at(5, "division by zero, when AE moves a5-a7"),
+            at(5, "unknown name `x`"),
+            at(5, "unknown name `x`"),
+        ];
+        let out = collapse(diags, false);
+        let shown: Vec<(usize, &str, Option<&str>)> = out
+            .iter()
+            .map(|d| (d.loc.unwrap().start, d.message.as_str(), d.help.as_deref()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    5,
+                    "division by zero, when AE moves a5-a5",
+                    Some("and 2 more like it")
+                ),
+                (9, "division by zero, when AE moves a5-a5", None),
+                (5, "unknown name `x`", None),
+            ]
+        );
+        let out = collapse(
+            vec![at(1, "too many"), at(2, "too many"), at(3, "too many")],
+            true,
+        );
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].help.as_deref(), Some("and 2 more like it"));
+    }
+
+    #[test]
+    fn the_same_case_comes_first() {
+        assert_eq!(did_you_mean("Rabit", ["RABBIT", "Rabbit"]), Some("Rabbit"));
+        assert_eq!(did_you_mean("Rabit", ["Rabbit", "RABBIT"]), Some("Rabbit"));
+        assert_eq!(did_you_mean("RABIT", ["Rabbit", "RABBIT"]), Some("RABBIT"));
+        // Case alone still makes a match.
+        assert_eq!(did_you_mean("rabbit", ["Rabbit", "Cat"]), Some("Rabbit"));
+        assert_eq!(did_you_mean("zebra", ["Rabbit", "Cat"]), None);
+    }
+}

@@ -14,6 +14,7 @@ mod pack;
 pub mod syntax;
 pub mod tree;
 
-pub use check::OptionValue;
+pub use check::{MAX_EXPR_NODES, OptionValue};
 pub use diag::{Diagnostic, LoadError, Loc, Severity, Sources};
 pub use pack::{OptionInfo, Pack, load, load_str};
+pub use syntax::MAX_EXPR_DEPTH;

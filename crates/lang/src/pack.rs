@@ -106,6 +106,7 @@ fn finish(
     };
     let built = reader.read(&tree, set);
     diags.append(&mut reader.diags);
+    let mut diags = crate::diag::collapse(diags, false);
     diags.sort_by_key(|d| (d.severity, d.loc.map(|l| (l.file, l.start))));
     let has_errors = diags.iter().any(|d| d.severity == Severity::Error);
     let (spec, options, mut warnings) = match built {
@@ -143,10 +144,20 @@ fn finish(
             })
         }
         Err(errors) => {
-            for e in errors {
-                let loc = reader.locs.site(e.site);
-                diags.push(Diagnostic::error(loc, e.message).label("here"));
-            }
+            let found = errors
+                .into_iter()
+                .map(|e| {
+                    let d = Diagnostic::error(reader.locs.site(e.site), e.message).label("here");
+                    match e.repeats {
+                        0 => d,
+                        n => d.help(crate::diag::more_like_it(n)),
+                    }
+                })
+                .collect();
+            // One per message first (the kernel reports a limit once per part of the pack
+            // that goes over it), then one per place and cause.
+            let found = crate::diag::collapse(crate::diag::collapse(found, true), false);
+            diags.extend(found);
             diags.sort_by_key(|d| d.severity);
             Err(LoadError {
                 sources,
@@ -231,8 +242,82 @@ fn extend(
     let path = dir.join(rel);
     let display = path.display().to_string();
     let mut base = read_tree(&path, display, Some(ext.node.loc), sources, diags, stack)?;
+    switch_off(&mut base, &mut table, diags);
     tree::merge(&mut base, table);
     Some(base)
+}
+
+/// The tables whose entries are rules, which `NAME = false` switches off, with their names
+/// for messages.
+const SWITCHABLE: [(&[&str], &str); 4] = [
+    (&["rules", "enter"], "[rules.enter]"),
+    (&["rules", "capture"], "[rules.capture]"),
+    (&["rules", "place"], "[rules.place]"),
+    (&["end"], "[end]"),
+];
+
+fn table_at<'t>(t: &'t mut Table, path: &[&str]) -> Option<&'t mut Table> {
+    let mut t = t;
+    for key in path {
+        match &mut t.entries.get_mut(*key)?.node.value {
+            Value::Table(inner) => t = inner,
+            _ => return None,
+        }
+    }
+    Some(t)
+}
+
+/// Applies the `NAME = false` of a variant: the inherited rule is removed from the base, and
+/// a name the base does not have is an error (it would otherwise leave the rule meant on).
+fn switch_off(base: &mut Table, over: &mut Table, diags: &mut Vec<Diagnostic>) {
+    for (path, what) in SWITCHABLE {
+        let Some(over_t) = table_at(over, path) else {
+            continue;
+        };
+        let offs: Vec<String> = over_t
+            .entries
+            .iter()
+            .filter(|(_, e)| matches!(e.node.value, Value::Bool(false)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        if offs.is_empty() {
+            continue;
+        }
+        let mut base_t = table_at(base, path);
+        for name in offs {
+            let Some(entry) = over_t.entries.shift_remove(&name) else {
+                continue;
+            };
+            let inherited = |t: &Table| -> Vec<String> {
+                t.entries
+                    .iter()
+                    .filter(|(_, e)| !matches!(e.node.value, Value::Bool(false)))
+                    .map(|(k, _)| k.clone())
+                    .collect()
+            };
+            let names = base_t.as_deref().map(inherited).unwrap_or_default();
+            if names.contains(&name) {
+                if let Some(t) = base_t.as_deref_mut() {
+                    t.entries.shift_remove(&name);
+                }
+                continue;
+            }
+            let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            diags.push(
+                Diagnostic::error(
+                    Some(entry.key_loc),
+                    format!("there is no inherited rule `{name}` in {what} to switch off"),
+                )
+                .label("no such rule")
+                .suggest(&name, names.iter().map(String::as_str))
+                .help_if_none(if listed.is_empty() {
+                    format!("the pack this one extends has no rules in {what}")
+                } else {
+                    format!("the inherited rules of {what} are {}", listed.join(", "))
+                }),
+            );
+        }
+    }
 }
 
 /// Where each part of the spec came from, to place the kernel's findings.
@@ -282,6 +367,21 @@ const TOP_KEYS: &[&str] = &[
 impl Reader<'_> {
     fn err(&mut self, loc: Loc, message: impl Into<String>) {
         self.diags.push(Diagnostic::error(Some(loc), message));
+    }
+
+    /// A `NAME = false` still there once `extends` is applied switches off nothing: it is in
+    /// a pack without `extends` (a variant's are applied, or reported, as it is merged).
+    fn nothing_to_switch_off(&mut self, name: &str, loc: Loc, what: &str) {
+        self.diags.push(
+            Diagnostic::error(
+                Some(loc),
+                format!("there is no rule `{name}` in {what} to switch off"),
+            )
+            .label("no such rule")
+            .help(format!(
+                "`{name} = false` switches off a rule inherited with `extends`, and this pack extends no pack that has one; to write a rule, give an expression"
+            )),
+        );
     }
 
     fn table<'t>(&mut self, node: &'t Node, what: &str) -> Option<&'t Table> {
@@ -340,13 +440,17 @@ impl Reader<'_> {
         match syntax::parse_expr(s) {
             Ok(e) => Some((e, text)),
             Err(e) => {
-                self.diags.push(
-                    Diagnostic::error(
-                        Some(text.loc(e.span)),
-                        format!("syntax error in {what}: {}", e.message),
-                    )
-                    .label(e.message),
-                );
+                let message = if e.message == syntax::too_deep_message() {
+                    e.message.clone()
+                } else {
+                    format!("syntax error in {what}: {}", e.message)
+                };
+                let mut d = Diagnostic::error(Some(text.loc(e.span)), message)
+                    .label(e.label.unwrap_or(e.message));
+                if let Some(h) = e.help {
+                    d = d.help(h);
+                }
+                self.diags.push(d);
                 None
             }
         }
@@ -393,7 +497,13 @@ impl Reader<'_> {
         };
         let players = self.players(&game, top)?;
         let attributes: Vec<String> = match game.get("attributes") {
-            Some(n) => self.string_list(n, "`attributes`"),
+            Some(n) => {
+                let items = self.string_items(n, "`attributes`");
+                for (a, loc) in &items {
+                    self.check_name(a, *loc, "an attribute");
+                }
+                items.into_iter().map(|(a, _)| a).collect()
+            }
             None => Vec::new(),
         };
         let forward = self.forward(&game, &players);
@@ -427,6 +537,7 @@ impl Reader<'_> {
         let mut zones = Vec::new();
         for (zname, e) in &zones_t.entries {
             self.locs.zones.push(e.key_loc);
+            self.check_name(zname, e.key_loc, "a zone");
             if let Some(z) = self.zone(zname, &e.node, &players, &geometry) {
                 zones.push(z);
             }
@@ -438,6 +549,7 @@ impl Reader<'_> {
         let mut tags: Vec<String> = Vec::new();
         for (kname, e) in &pieces_t.entries {
             self.locs.kinds.push(e.key_loc);
+            self.check_name(kname, e.key_loc, "a kind of piece");
             let Some(t) = self.table(&e.node, &format!("[pieces.{kname}]")) else {
                 continue;
             };
@@ -477,7 +589,10 @@ impl Reader<'_> {
             }
             let mut own_tags = Vec::new();
             if let Some(n) = t.get("tags") {
-                for tag in self.string_list(n, "`tags`") {
+                for (tag, loc) in self.string_items(n, "`tags`") {
+                    if !tags.contains(&tag) {
+                        self.check_name(&tag, loc, "a tag");
+                    }
                     let i = match tags.iter().position(|x| *x == tag) {
                         Some(i) => i,
                         None => {
@@ -503,6 +618,27 @@ impl Reader<'_> {
         let mut defs = Vec::new();
         for (head, e) in &define_t.entries {
             let key_loc = e.key_loc;
+            // Names a person would recognise as wrong get their own words; pest's are for
+            // the rest.
+            let (name, params) = match head.split_once('(') {
+                Some((n, rest)) => (n.trim(), rest.trim_end().strip_suffix(')').unwrap_or(rest)),
+                None => (head.trim(), ""),
+            };
+            let bad = syntax::bad_name(name, "a definition").or_else(|| {
+                params
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .find_map(|p| syntax::bad_name(p, "a parameter"))
+            });
+            if let Some((message, help)) = bad {
+                self.diags.push(
+                    Diagnostic::error(Some(key_loc), message)
+                        .label("not a usable name")
+                        .help(help),
+                );
+                continue;
+            }
             let parsed = match syntax::parse_definition(head) {
                 Ok(h) => h,
                 Err(err) => {
@@ -600,6 +736,7 @@ impl Reader<'_> {
             };
             for (rname, e) in &t.entries {
                 if matches!(e.node.value, Value::Bool(false)) {
+                    this.nothing_to_switch_off(rname, e.key_loc, &format!("[rules.{key}]"));
                     continue;
                 }
                 let Some((ast, text)) = this.parse_expr(&e.node, &format!("rule `{rname}`")) else {
@@ -630,6 +767,7 @@ impl Reader<'_> {
         let mut end = Vec::new();
         for (ename, e) in &end_t.entries {
             if matches!(e.node.value, Value::Bool(false)) {
+                self.nothing_to_switch_off(ename, e.key_loc, "[end]");
                 continue;
             }
             let Some(t) = self.table(&e.node, &format!("[end.{ename}]")) else {
@@ -714,6 +852,15 @@ impl Reader<'_> {
 
         // Warnings for what nothing uses.
         let mut warnings = Vec::new();
+        if top.get("setup").is_none() {
+            warnings.push(
+                Diagnostic::warning(
+                    top.entries.get("game").map(|e| e.key_loc),
+                    "this pack has no [setup]: the game starts on an empty board",
+                )
+                .help("add a `[setup.PLAYER]` table for each player, as in `[setup.A]` with `Stone = \"a1 b1\"`"),
+            );
+        }
         let used = checker.used.clone();
         let jump_zones: Vec<usize> = kinds
             .iter()
@@ -873,6 +1020,10 @@ impl Reader<'_> {
         for (what, names) in &groups {
             for name in names {
                 if let Some((_, earlier)) = seen.iter().find(|(n, _)| n == name) {
+                    if *earlier == "a player" && *what == "a player" {
+                        // Reported where the players are read.
+                        continue;
+                    }
                     let loc = ["pieces", "zones", "options", "define"]
                         .iter()
                         .find_map(|sec| {
@@ -899,11 +1050,22 @@ impl Reader<'_> {
         }
     }
 
-    fn string_list(&mut self, node: &Node, what: &str) -> Vec<String> {
+    /// Reports `name` where it is declared if it cannot be used in expressions.
+    fn check_name(&mut self, name: &str, loc: Loc, what: &str) {
+        if let Some((message, help)) = syntax::bad_name(name, what) {
+            self.diags.push(
+                Diagnostic::error(Some(loc), message)
+                    .label("not a usable name")
+                    .help(help),
+            );
+        }
+    }
+
+    fn string_items(&mut self, node: &Node, what: &str) -> Vec<(String, Loc)> {
         match &node.value {
             Value::Array(items) => items
                 .iter()
-                .filter_map(|i| self.str(i, what).map(str::to_string))
+                .filter_map(|i| self.str(i, what).map(|s| (s.to_string(), i.loc)))
                 .collect(),
             other => {
                 self.err(
@@ -921,6 +1083,7 @@ impl Reader<'_> {
     fn options(&mut self, t: &Table, set: &[(String, String)]) -> Vec<OptionInfo> {
         let mut out = Vec::new();
         for (name, e) in &t.entries {
+            self.check_name(name, e.key_loc, "an option");
             let Some(o) = self.table(&e.node, &format!("[options.{name}]")) else {
                 continue;
             };
@@ -1034,14 +1197,28 @@ impl Reader<'_> {
             return None;
         };
         self.locs.players = Some(node.loc);
-        let names = self.string_list(node, "`players`");
-        if names.len() != PLAYERS {
+        let items = self.string_items(node, "`players`");
+        if items.len() != PLAYERS {
             self.err(
                 node.loc,
-                format!("a game has exactly {PLAYERS} players, not {}", names.len()),
+                format!("a game has exactly {PLAYERS} players, not {}", items.len()),
             );
             return None;
         }
+        for (p, loc) in &items {
+            self.check_name(p, *loc, "a player");
+        }
+        if items[0].0 == items[1].0 {
+            self.diags.push(
+                Diagnostic::error(
+                    Some(items[1].1),
+                    format!("both players are named `{}`", items[0].0),
+                )
+                .label("the same name again")
+                .help("give each player a name of its own: expressions and position strings tell them apart by name"),
+            );
+        }
+        let names: Vec<String> = items.into_iter().map(|(p, _)| p).collect();
         let symbols = game
             .get("symbols")
             .and_then(|n| self.table(n, "`symbols`"))
@@ -1317,11 +1494,19 @@ impl Reader<'_> {
         let ast = match syntax::parse_pattern(s) {
             Ok(a) => a,
             Err(e) => {
-                self.diags.push(
-                    Diagnostic::error(Some(text.loc(e.span)), format!("syntax error in move pattern: {}", e.message))
-                        .label(e.message)
-                        .help("a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`"),
-                );
+                let message = if e.message == syntax::too_deep_message() {
+                    e.message.clone()
+                } else {
+                    format!("syntax error in move pattern: {}", e.message)
+                };
+                let mut d = Diagnostic::error(Some(text.loc(e.span)), message)
+                    .label(e.label.clone().unwrap_or(e.message));
+                match (e.help, e.label) {
+                    (Some(h), _) => d = d.help(h),
+                    (None, None) => d = d.help("a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`"),
+                    (None, Some(_)) => {}
+                }
+                self.diags.push(d);
                 return None;
             }
         };
@@ -1371,7 +1556,14 @@ impl Reader<'_> {
                             format!("unknown zone `{}`", zone.text),
                         )
                         .label("not a zone")
-                        .suggest(&zone.text, world.zones.iter().map(|z| z.0.as_str())),
+                        .suggest(
+                            &zone.text,
+                            world
+                                .zones
+                                .iter()
+                                .map(|z| z.0.as_str())
+                                .filter(|z| syntax::is_name(z)),
+                        ),
                     );
                     return None;
                 };
@@ -1387,7 +1579,7 @@ impl Reader<'_> {
                 complete,
             } => {
                 let over = match over {
-                    Some(o) => match checker.check_value(o, text, &CAPTURE)? {
+                    Some(o) => match checker.check_over(o, text)? {
                         (Expr::Lit(KValue::Kind(k)), Ty::Kind) => {
                             Some(Expr::Is(Expr::Var(Var::Target).boxed(), k))
                         }

@@ -199,6 +199,43 @@ pub struct DefinitionHead {
     pub params: Vec<Name>,
 }
 
+/// The reserved words of the language: they cannot name anything.
+pub const KEYWORDS: &[&str] = &[
+    "and",
+    "or",
+    "not",
+    "if",
+    "then",
+    "else",
+    "in",
+    "is",
+    "has",
+    "true",
+    "false",
+    "step",
+    "jump",
+    "hop",
+    "across",
+    "over",
+    "unless",
+    "chain",
+    "when",
+    "quiet",
+    "capturing",
+    "complete",
+];
+
+/// Whether `s` can be written as a name in an expression: letters, digits and `_`, not
+/// starting with a digit, and not a reserved word.
+pub fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&s)
+}
+
 /// A syntax error: where and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
@@ -206,6 +243,207 @@ pub struct SyntaxError {
     pub span: Span,
     /// What was expected.
     pub message: String,
+    /// A short note under the caret, when there is something better to say than the message.
+    pub label: Option<String>,
+    /// How to fix it, when known.
+    pub help: Option<String>,
+}
+
+impl SyntaxError {
+    fn new(span: Span, message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
+            span,
+            message: message.into(),
+            label: None,
+            help: None,
+        }
+    }
+
+    fn label(mut self, label: impl Into<String>) -> SyntaxError {
+        self.label = Some(label.into());
+        self
+    }
+
+    fn help(mut self, help: impl Into<String>) -> SyntaxError {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// The deepest an expression may nest: each parenthesis, `not`, `-`, `if`, operator applied
+/// to the result of another operator, field and call argument is a level, and so is each level
+/// of a definition expanded in place. Deeper expressions are refused with a located error
+/// rather than risking the stack of whoever parses, checks, evaluates or drops them.
+pub const MAX_EXPR_DEPTH: usize = 100;
+
+/// The message of every "too deep" error, wherever it is found.
+pub fn too_deep_message() -> String {
+    format!("this expression nests too deeply; the limit is {MAX_EXPR_DEPTH}")
+}
+
+fn too_deep(span: Span) -> SyntaxError {
+    SyntaxError::new(span, too_deep_message())
+        .label("too deep")
+        .help("every `(`, `not`, `-`, `if` and operator applied to another's result adds a level; write it with fewer levels")
+}
+
+/// Reads the text once, without recursion, before pest sees it: pest's parser recurses on
+/// each parenthesis and `if`, and its Pratt parser on each prefix operator, so an expression
+/// nested thousands deep must be refused here. The same pass finds mistakes that pest would
+/// report in puzzling words: an unclosed `(`, a stray `)`, `=` written for `==`.
+fn scan(text: &str) -> Result<(), SyntaxError> {
+    struct Frame {
+        open: usize,
+        depth_before: usize,
+        prefixes_before: usize,
+    }
+    let bytes = text.as_bytes();
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut depth = 0usize;
+    // Prefix operators (`not`, `-`) opened in the current parenthesis since the last `and` or
+    // `or`, which closes them; an `if` stays open to the end of its parenthesis.
+    let mut prefixes = 0usize;
+    // Whether the previous token ends an operand (so that a `-` after it is binary).
+    let mut after_operand = false;
+    let mut i = 0;
+    let deeper = |depth: &mut usize, at: usize, len: usize| -> Result<(), SyntaxError> {
+        *depth += 1;
+        if *depth > MAX_EXPR_DEPTH {
+            return Err(too_deep(Span {
+                start: at,
+                end: at + len,
+            }));
+        }
+        Ok(())
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' => {
+                frames.push(Frame {
+                    open: i,
+                    depth_before: depth,
+                    prefixes_before: prefixes,
+                });
+                deeper(&mut depth, i, 1)?;
+                prefixes = 0;
+                after_operand = false;
+            }
+            b')' => {
+                let Some(f) = frames.pop() else {
+                    return Err(SyntaxError::new(
+                        Span {
+                            start: i,
+                            end: i + 1,
+                        },
+                        "this `)` closes no `(`",
+                    )
+                    .label("no `(` before it")
+                    .help("remove it, or add the `(` it was meant to close"));
+                };
+                depth = f.depth_before;
+                prefixes = f.prefixes_before;
+                after_operand = true;
+            }
+            b',' => {
+                depth = frames.last().map_or(0, |f| f.depth_before + 1);
+                prefixes = 0;
+                after_operand = false;
+            }
+            b'=' => {
+                let prev = i.checked_sub(1).map(|j| bytes[j]);
+                let next = bytes.get(i + 1).copied();
+                if next == Some(b'=') {
+                    i += 2;
+                    after_operand = false;
+                    continue;
+                }
+                if !matches!(prev, Some(b'<' | b'>' | b'!')) {
+                    return Err(SyntaxError::new(
+                        Span {
+                            start: i,
+                            end: i + 1,
+                        },
+                        "`=` is not an operator of expressions: to compare, write `==`",
+                    )
+                    .label("write `==`"));
+                }
+                after_operand = false;
+            }
+            b'-' => {
+                if !after_operand {
+                    deeper(&mut depth, i, 1)?;
+                    prefixes += 1;
+                }
+                after_operand = false;
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'0'..=b'9' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                match &text[start..i] {
+                    "not" => {
+                        deeper(&mut depth, start, i - start)?;
+                        prefixes += 1;
+                        after_operand = false;
+                    }
+                    "if" => {
+                        deeper(&mut depth, start, i - start)?;
+                        after_operand = false;
+                    }
+                    "and" | "or" => {
+                        depth -= prefixes.min(depth);
+                        prefixes = 0;
+                        after_operand = false;
+                    }
+                    "then" | "else" | "in" | "is" | "has" | "when" | "unless" | "over"
+                    | "across" | "step" | "jump" | "hop" => after_operand = false,
+                    _ => after_operand = true,
+                }
+                continue;
+            }
+            c if c.is_ascii_whitespace() => {}
+            _ => after_operand = false,
+        }
+        i += 1;
+    }
+    if let Some(f) = frames.first() {
+        return Err(SyntaxError::new(
+            Span {
+                start: f.open,
+                end: f.open + 1,
+            },
+            "this `(` is never closed",
+        )
+        .label("not closed")
+        .help("add the `)` that closes it"));
+    }
+    Ok(())
+}
+
+/// The depth of an expression, measured without recursion: a name or a number is 1 deep,
+/// `a + b` one more than the deeper of `a` and `b`.
+pub fn depth(e: &Expr) -> usize {
+    let mut deepest = 0;
+    let mut todo = vec![(e, 1usize)];
+    while let Some((e, d)) = todo.pop() {
+        deepest = deepest.max(d);
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Call(_, args) => todo.extend(args.iter().map(|a| (a, d + 1))),
+            ExprKind::Field(x, _) | ExprKind::Unary(_, x) => todo.push((x, d + 1)),
+            ExprKind::Binary(_, a, b) => todo.extend([(&**a, d + 1), (&**b, d + 1)]),
+            ExprKind::If(c, a, b) => todo.extend([(&**c, d + 1), (&**a, d + 1), (&**b, d + 1)]),
+        }
+    }
+    deepest
 }
 
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
@@ -282,7 +520,7 @@ fn convert_error(e: pest::error::Error<Rule>) -> SyntaxError {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    SyntaxError { span, message }
+    SyntaxError::new(span, message)
 }
 
 fn join_or(words: &[String]) -> String {
@@ -295,32 +533,57 @@ fn join_or(words: &[String]) -> String {
 
 /// Parses an expression.
 pub fn parse_expr(text: &str) -> Result<Expr, SyntaxError> {
+    scan(text)?;
     let mut pairs = Grammar::parse(Rule::expression, text).map_err(convert_error)?;
     let top = pairs.next().and_then(|p| p.into_inner().next());
     match top {
-        Some(e) => build_expr(e.into_inner()),
-        None => Err(SyntaxError {
-            span: Span::default(),
-            message: "expected an expression".into(),
-        }),
+        Some(e) => Ok(build_expr(e.into_inner(), text)?.expr),
+        None => Err(SyntaxError::new(Span::default(), "expected an expression")),
     }
 }
 
-fn build_expr(pairs: Pairs<'_, Rule>) -> Result<Expr, SyntaxError> {
+/// An expression being built, with what the builder needs to know about it without
+/// walking it again.
+struct Built {
+    expr: Expr,
+    /// As [`depth`] would measure it.
+    depth: usize,
+    /// A comparison written without parentheses, which another comparison may not take as
+    /// an operand.
+    bare_comparison: bool,
+}
+
+impl Built {
+    fn node(kind: ExprKind, span: Span, depth: usize) -> Result<Built, SyntaxError> {
+        if depth > MAX_EXPR_DEPTH {
+            return Err(too_deep(span));
+        }
+        Ok(Built {
+            expr: Expr { kind, span },
+            depth,
+            bare_comparison: false,
+        })
+    }
+}
+
+fn is_order(op: BinOp) -> bool {
+    matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+}
+
+/// Builds the tree bottom-up. Every node knows its depth as it is made, so a tree deeper
+/// than [`MAX_EXPR_DEPTH`] is never built (dropping one would recurse as deep).
+fn build_expr(pairs: Pairs<'_, Rule>, text: &str) -> Result<Built, SyntaxError> {
     PRATT
-        .map_primary(build_primary)
+        .map_primary(|p| build_primary(p, text))
         .map_prefix(|op, rhs| {
             let rhs = rhs?;
-            let span = Span::of(&op).join(rhs.span);
+            let span = Span::of(&op).join(rhs.expr.span);
             let op = if op.as_rule() == Rule::not_op {
                 UnOp::Not
             } else {
                 UnOp::Neg
             };
-            Ok(Expr {
-                kind: ExprKind::Unary(op, Box::new(rhs)),
-                span,
-            })
+            Built::node(ExprKind::Unary(op, Box::new(rhs.expr)), span, rhs.depth + 1)
         })
         .map_postfix(|lhs, op| {
             let lhs = lhs?;
@@ -331,11 +594,12 @@ fn build_expr(pairs: Pairs<'_, Rule>) -> Result<Expr, SyntaxError> {
                     .map_or(String::new(), |p| p.as_str().to_string()),
                 span: name_pair.as_ref().map_or(Span::of(&op), Span::of),
             };
-            let span = lhs.span.join(Span::of(&op));
-            Ok(Expr {
-                kind: ExprKind::Field(Box::new(lhs), name),
+            let span = lhs.expr.span.join(Span::of(&op));
+            Built::node(
+                ExprKind::Field(Box::new(lhs.expr), name),
                 span,
-            })
+                lhs.depth + 1,
+            )
         })
         .map_infix(|lhs, op, rhs| {
             let (lhs, rhs) = (lhs?, rhs?);
@@ -358,66 +622,96 @@ fn build_expr(pairs: Pairs<'_, Rule>) -> Result<Expr, SyntaxError> {
                 Rule::div_op => Div,
                 _ => Rem,
             };
-            let span = lhs.span.join(rhs.span);
-            Ok(Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+            let span = lhs.expr.span.join(rhs.expr.span);
+            if is_order(op)
+                && lhs.bare_comparison
+                && let ExprKind::Binary(first, a, b) = &lhs.expr.kind
+            {
+                let part = |s: Span| text.get(s.start..s.end).unwrap_or("..");
+                return Err(SyntaxError::new(
+                    span,
+                    format!(
+                        "comparisons do not chain: write `{} {} {} and {} {} {}`",
+                        part(a.span),
+                        first.text(),
+                        part(b.span),
+                        part(b.span),
+                        op.text(),
+                        part(rhs.expr.span)
+                    ),
+                )
+                .label("two comparisons in a row")
+                .help("`a < b < c` would compare the truth value `a < b` with `c`"));
+            }
+            let depth = lhs.depth.max(rhs.depth) + 1;
+            let mut built = Built::node(
+                ExprKind::Binary(op, Box::new(lhs.expr), Box::new(rhs.expr)),
                 span,
-            })
+                depth,
+            )?;
+            built.bare_comparison = is_order(op);
+            Ok(built)
         })
         .parse(pairs)
 }
 
-fn build_primary(pair: Pair<'_, Rule>) -> Result<Expr, SyntaxError> {
+fn build_primary(pair: Pair<'_, Rule>, text: &str) -> Result<Built, SyntaxError> {
     let span = Span::of(&pair);
     let kind = match pair.as_rule() {
-        Rule::int => ExprKind::Int(pair.as_str().parse().map_err(|_| SyntaxError {
-            span,
-            message: "this number is too large".into(),
-        })?),
+        Rule::int => ExprKind::Int(
+            pair.as_str()
+                .parse()
+                .map_err(|_| SyntaxError::new(span, "this number is too large"))?,
+        ),
         Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
         Rule::ident => ExprKind::Name(pair.as_str().to_string()),
-        Rule::expr => return build_expr(pair.into_inner()),
+        Rule::expr => {
+            // Parentheses: the same tree, but a comparison in them may be compared again.
+            let mut inner = build_expr(pair.into_inner(), text)?;
+            inner.bare_comparison = false;
+            return Ok(inner);
+        }
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = inner.next().map(|n| Name {
                 text: n.as_str().to_string(),
                 span: Span::of(&n),
             });
-            let args = inner
-                .map(|a| build_expr(a.into_inner()))
-                .collect::<Result<Vec<_>, _>>()?;
-            ExprKind::Call(
-                name.unwrap_or(Name {
-                    text: String::new(),
-                    span,
-                }),
-                args,
-            )
+            let mut depth = 0;
+            let mut args = Vec::new();
+            for a in inner {
+                let b = build_expr(a.into_inner(), text)?;
+                depth = depth.max(b.depth);
+                args.push(b.expr);
+            }
+            let name = name.unwrap_or(Name {
+                text: String::new(),
+                span,
+            });
+            return Built::node(ExprKind::Call(name, args), span, depth + 1);
         }
         Rule::if_expr => {
-            let mut parts = pair
-                .into_inner()
-                .map(|p| build_expr(p.into_inner()))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter();
-            match (parts.next(), parts.next(), parts.next()) {
-                (Some(c), Some(a), Some(b)) => ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
-                _ => {
-                    return Err(SyntaxError {
-                        span,
-                        message: "expected `if ... then ... else ...`".into(),
-                    });
-                }
+            let mut parts = Vec::new();
+            for p in pair.into_inner() {
+                parts.push(build_expr(p.into_inner(), text)?);
             }
+            let depth = parts.iter().map(|p| p.depth).max().unwrap_or(0) + 1;
+            let mut parts = parts.into_iter().map(|p| p.expr);
+            return match (parts.next(), parts.next(), parts.next()) {
+                (Some(c), Some(a), Some(b)) => Built::node(
+                    ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
+                    span,
+                    depth,
+                ),
+                _ => Err(SyntaxError::new(
+                    span,
+                    "expected `if ... then ... else ...`",
+                )),
+            };
         }
-        _ => {
-            return Err(SyntaxError {
-                span,
-                message: "expected a value".into(),
-            });
-        }
+        _ => return Err(SyntaxError::new(span, "expected a value")),
     };
-    Ok(Expr { kind, span })
+    Built::node(kind, span, 1)
 }
 
 fn name(pair: &Pair<'_, Rule>) -> Name {
@@ -427,21 +721,42 @@ fn name(pair: &Pair<'_, Rule>) -> Name {
     }
 }
 
-fn inner_expr(pair: Pair<'_, Rule>) -> Result<Option<Expr>, SyntaxError> {
+fn inner_expr(pair: Pair<'_, Rule>, text: &str) -> Result<Option<Expr>, SyntaxError> {
     match pair.into_inner().next() {
-        Some(e) => build_expr(e.into_inner()).map(Some),
+        Some(e) => build_expr(e.into_inner(), text).map(|b| Some(b.expr)),
         None => Ok(None),
     }
 }
 
 /// Parses a move pattern such as `jump orthogonal across water unless occupant is Rat`.
 pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
-    let mut pairs = Grammar::parse(Rule::pattern, text).map_err(convert_error)?;
+    scan(text)?;
+    let mut pairs = Grammar::parse(Rule::pattern, text).map_err(|e| {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.first() == Some(&"jump") && !words.contains(&"across") {
+            // pest blames the word `jump`, since no shape matched: say what is missing.
+            let end = ["quiet", "capturing", "unless", "when"]
+                .iter()
+                .filter_map(|w| {
+                    text.match_indices(w)
+                        .map(|(i, _)| i)
+                        .find(|&i| text[..i].ends_with(char::is_whitespace))
+                })
+                .min()
+                .unwrap_or(text.len());
+            let start = text.len() - text.trim_start().len();
+            let end = start.max(text[..end].trim_end().len());
+            return SyntaxError::new(
+                Span { start, end },
+                "a jump needs `across ZONE`: the zone it jumps over",
+            )
+            .label("no `across ZONE`")
+            .help("write it as `jump DIRS across ZONE`, as in `jump orthogonal across water`");
+        }
+        convert_error(e)
+    })?;
     let Some(body) = pairs.next().and_then(|p| p.into_inner().next()) else {
-        return Err(SyntaxError {
-            span: Span::default(),
-            message: "expected a move pattern".into(),
-        });
+        return Err(SyntaxError::new(Span::default(), "expected a move pattern"));
     };
     let shape = body.as_rule();
     let mut dirs = Vec::new();
@@ -457,8 +772,8 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
             Rule::dirs => dirs = part.into_inner().map(|d| name(&d)).collect(),
             Rule::mode => mode = part.into_inner().next().map(|m| name(&m)),
             Rule::ident => zone = Some(name(&part)),
-            Rule::unless => unless = inner_expr(part)?,
-            Rule::over => over = inner_expr(part)?,
+            Rule::unless => unless = inner_expr(part, text)?,
+            Rule::over => over = inner_expr(part, text)?,
             Rule::chain => {
                 complete = part
                     .clone()
@@ -466,11 +781,11 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
                     .any(|p| p.as_rule() == Rule::complete);
                 let e = part.into_inner().find(|p| p.as_rule() == Rule::expr);
                 chain = Some(match e {
-                    Some(e) => Some(build_expr(e.into_inner())?),
+                    Some(e) => Some(build_expr(e.into_inner(), text)?.expr),
                     None => None,
                 });
             }
-            Rule::condition => condition = inner_expr(part)?,
+            Rule::condition => condition = inner_expr(part, text)?,
             _ => {}
         }
     }
@@ -511,15 +826,53 @@ pub fn parse_definition(text: &str) -> Result<DefinitionHead, SyntaxError> {
         .unwrap_or_default()
         .into_iter();
     let Some(head) = names.next() else {
-        return Err(SyntaxError {
-            span: Span::default(),
-            message: "expected a definition name".into(),
-        });
+        return Err(SyntaxError::new(
+            Span::default(),
+            "expected a definition name",
+        ));
     };
     Ok(DefinitionHead {
         name: head,
         params: names.collect(),
     })
+}
+
+/// Why `name` cannot name a thing of the pack (`what`, as in "a zone"), if it cannot: a
+/// reserved word, or not writable in an expression. The second part is how to fix it.
+pub fn bad_name(name: &str, what: &str) -> Option<(String, String)> {
+    if is_name(name) {
+        return None;
+    }
+    if KEYWORDS.contains(&name) {
+        return Some((
+            format!("`{name}` is a reserved word of the language, so it cannot name {what}"),
+            format!(
+                "choose another name; the reserved words are {}",
+                KEYWORDS.join(" ")
+            ),
+        ));
+    }
+    let fixed: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let fixed = if fixed.starts_with(|c: char| c.is_ascii_digit()) || fixed.is_empty() {
+        format!("_{fixed}")
+    } else {
+        fixed
+    };
+    Some((
+        format!("`{name}` cannot be written in an expression, so it cannot name {what}"),
+        format!(
+            "a name is letters, digits and `_`, not starting with a digit: `{fixed}`, for instance"
+        ),
+    ))
 }
 
 #[cfg(test)]

@@ -81,12 +81,15 @@ impl Table {
     ) {
         for (k, e) in &self.entries {
             if !allowed.contains(&k.as_str()) && !extra(k) {
-                diags.push(
-                    Diagnostic::error(Some(e.key_loc), format!("unknown key `{k}` in {what}"))
-                        .label("not expected here")
-                        .suggest(k, allowed.iter().copied())
-                        .help_if_none(format!("expected one of: {}", allowed.join(", "))),
-                );
+                let d = Diagnostic::error(Some(e.key_loc), format!("unknown key `{k}` in {what}"))
+                    .label("not expected here");
+                let d = if k == "extends" {
+                    d.help("`extends` is a top-level key: move it to the top of the file, before any [table]")
+                } else {
+                    d.suggest(k, allowed.iter().copied())
+                        .help_if_none(format!("expected one of: {}", allowed.join(", ")))
+                };
+                diags.push(d);
             }
         }
     }

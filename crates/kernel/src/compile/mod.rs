@@ -269,7 +269,13 @@ fn spec_reads(spec: &RulesSpec, var: Var) -> bool {
 }
 
 fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
-    let mut err = |site, message: String| errors.push(RulesError { site, message });
+    let mut err = |site, message: String| {
+        errors.push(RulesError {
+            site,
+            message,
+            repeats: 0,
+        })
+    };
     if spec.kinds.is_empty() {
         err(Site::Game, "the game defines no kind of piece".into());
     }
@@ -403,7 +409,11 @@ impl Compiler<'_> {
             Some((_, more)) => *more += 1,
             None => {
                 self.causes.insert((site, cause), (self.errors.len(), 0));
-                self.errors.push(RulesError { site, message });
+                self.errors.push(RulesError {
+                    site,
+                    message,
+                    repeats: 0,
+                });
             }
         }
     }
@@ -476,10 +486,7 @@ impl Compiler<'_> {
     /// The errors, each with the number of further cases of its cause.
     fn finish(mut self) -> Vec<RulesError> {
         for &(at, more) in self.causes.values() {
-            if more > 0 {
-                let e = &mut self.errors[at];
-                e.message = format!("{} (and {more} more like it)", e.message);
-            }
+            self.errors[at].repeats = more;
         }
         self.errors
     }
