@@ -12,10 +12,11 @@
 //! kept, so that a burst of load on a shared machine does not decide a ratio. This module
 //! knows no game: it passes the name through.
 
-use crate::cli::BenchArgs;
+use crate::common::PackArgs;
 use crate::common::load_pack;
 use crate::output::{CmdResult, Context, per_second, print_json, rate};
 use crate::rng::Rng;
+use clap::Args;
 use ply_kernel::{Move, Outcome, Player, Position, Rules};
 use ply_lang::OptionValue;
 use ply_yardstick::native::{NativeEngine, for_game};
@@ -201,6 +202,39 @@ pub fn measure_native(engine: &mut dyn NativeEngine, args: &BenchArgs) -> Measur
     m.state_bytes = engine.state_bytes();
     engine.reset();
     m
+}
+
+/// `ply bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// Number of random playouts.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub playouts: u32,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// A playout stops (capped) after this many plies.
+    #[arg(long, default_value_t = 1000, value_name = "P")]
+    pub max_plies: u32,
+    /// Depth of the perft measurement.
+    #[arg(long, default_value_t = 5, value_name = "D")]
+    pub perft_depth: u32,
+    /// Measure the hand-written engine for this game too, and the ratios.
+    #[arg(long)]
+    pub vs_native: bool,
+    /// Repeat every measurement this many times (with --vs-native, Ply and the native engine
+    /// take turns) and keep the best time of each.
+    #[arg(long, default_value_t = 1, value_name = "R", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Leave out times and rates (for reproducible output).
+    #[arg(long, hide = true)]
+    pub no_timing: bool,
 }
 
 /// Runs `ply bench`.

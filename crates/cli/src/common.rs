@@ -2,11 +2,30 @@
 //! result.
 
 use crate::output::{CliError, Context};
+use clap::Args;
 use ply_kernel::{Cell, Game, Outcome, Position, PositionError, Rules};
 use ply_lang::Pack;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Option values for a pack.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SetArgs {
+    /// Set an option of the pack (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+    pub set: Vec<(String, String)>,
+}
+
+/// A pack and its option values.
+#[derive(Args, Debug, Clone)]
+pub struct PackArgs {
+    /// The rule pack (a TOML file).
+    pub pack: PathBuf,
+    /// Option values.
+    #[command(flatten)]
+    pub options: SetArgs,
+}
 
 /// Parses `NAME=VALUE` (for `--set`).
 pub fn parse_set(text: &str) -> Result<(String, String), String> {

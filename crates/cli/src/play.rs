@@ -9,12 +9,14 @@
 //! with the result, at `quit`, or at the end of the input; `--record FILE` then writes the game
 //! record (see [`crate::record`]).
 
-use crate::cli::{Opponent, PlayArgs};
+use crate::common::PackArgs;
 use crate::common::{game_at, load_pack, result_text};
 use crate::output::{CliError, CmdResult, Context};
 use crate::record::Record;
 use crate::rng::Rng;
+use clap::{Args, ValueEnum};
 use ply_kernel::{Game, Player, Position, move_text, parse_path};
+use std::path::PathBuf;
 
 /// The commands, as `help` prints them.
 pub const HELP: &str = "\
@@ -33,6 +35,39 @@ enum End {
     Result(String),
     Quit,
     InputClosed,
+}
+
+/// Who plays the other side in `ply play`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Opponent {
+    /// Both sides are played from the input.
+    #[default]
+    Human,
+    /// The other side plays seeded random legal moves.
+    Random,
+}
+
+/// `ply play`.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// Who plays the other side.
+    #[arg(long, value_enum, default_value_t = Opponent::Human)]
+    pub vs: Opponent,
+    /// The side you play against `--vs random` (default: the first player).
+    #[arg(long = "as", value_name = "PLAYER")]
+    pub as_player: Option<String>,
+    /// A position string to start from.
+    #[arg(long, value_name = "STR")]
+    pub position: Option<String>,
+    /// Write the game record to this file at the end of the session.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Seed of the random player (default: from the clock, and printed).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
 }
 
 /// Runs `ply play`.

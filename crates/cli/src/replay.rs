@@ -7,12 +7,24 @@
 //! `RECORD:LINE: message`, exit code 1. A `Result` header must agree with the end of the
 //! replay. On success the final board, its position string and the result are printed.
 
-use crate::cli::ReplayArgs;
+use crate::common::PackArgs;
 use crate::common::{load_pack, position_error, result_text};
 use crate::output::{CliError, CmdResult, Context, plural};
 use crate::record::{KNOWN, Record};
+use clap::Args;
 use ply_kernel::{Game, parse_path};
 use std::path::Path;
+use std::path::PathBuf;
+
+/// `ply replay`.
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// The game record.
+    pub record: PathBuf,
+}
 
 /// Runs `ply replay`.
 pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {

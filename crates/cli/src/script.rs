@@ -7,10 +7,28 @@
 //! unknown action or malformed arguments answer `false`, a line that is not JSON answers
 //! `{"error": ...}`.
 
+use crate::common::{PackArgs, load_pack};
+use crate::output::{CmdResult, Context};
+use clap::Args;
 use ply_kernel::{Cell, Game, Outcome, Piece, Player, Rules, Status};
 use serde_json::{Value, json};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
+
+/// `ply script`.
+#[derive(Args, Debug, Clone)]
+pub struct ScriptArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+}
+
+/// Runs `ply script`: loads the pack and serves the protocol on the context's streams.
+pub fn run(args: &ScriptArgs, cx: &mut Context<'_>) -> CmdResult {
+    let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
+    serve(pack.rules, &mut *cx.input, &mut *cx.out)?;
+    Ok(())
+}
 
 /// A scripting session over one game.
 #[derive(Clone, Debug)]
@@ -170,8 +188,8 @@ impl Session {
     }
 }
 
-/// Runs the protocol: reads lines from `input` until it ends, answering each on `output`.
-pub fn run(rules: Arc<Rules>, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+/// Serves the protocol: reads lines from `input` until it ends, answering each on `output`.
+pub fn serve(rules: Arc<Rules>, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut session = Session::new(rules);
     for line in input.lines() {
         let line = line?;

@@ -2,13 +2,28 @@
 //! pieces with their move patterns as written, zones, rule names and options. `--resolved`
 //! prints the pack as TOML with `extends` and options applied instead.
 
-use crate::cli::ShowArgs;
+use crate::common::PackArgs;
 use crate::common::{load_pack, position_at};
 use crate::output::{CmdResult, Context};
+use clap::Args;
 use ply_kernel::rules::ZoneCells;
 use ply_kernel::{CellSet, Geometry, Player, Rules};
 use ply_lang::{OptionValue, Pack};
 use std::fmt::Write as _;
+
+/// `ply show`.
+#[derive(Args, Debug, Clone)]
+pub struct ShowArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// A position string to show instead of the start.
+    #[arg(long, value_name = "STR")]
+    pub position: Option<String>,
+    /// Print the pack as TOML with `extends` and options applied.
+    #[arg(long)]
+    pub resolved: bool,
+}
 
 /// Runs `ply show`.
 pub fn run(args: &ShowArgs, cx: &mut Context<'_>) -> CmdResult {

@@ -5,10 +5,11 @@
 //! and the start's position string read back. A crash in any of this (or in the loader) is
 //! caught and reported as an error of the pack, so that "validates, then crashes" cannot happen.
 
-use crate::cli::ValidateArgs;
+use crate::common::SetArgs;
 use crate::common::panic_message;
 use crate::output::{CliError, CmdResult, Context, GREEN, RED, paint, plural, print_json};
 use crate::rng::Rng;
+use clap::Args;
 use ply_kernel::{Position, Rules};
 use ply_lang::{Diagnostic, Severity, Sources};
 use serde_json::{Value, json};
@@ -35,6 +36,20 @@ struct Report {
     text: String,
     /// What follows the path on the summary line.
     summary: String,
+}
+
+/// `ply validate`.
+#[derive(Args, Debug, Clone)]
+pub struct ValidateArgs {
+    /// Packs, or directories (each means every `*.toml` directly in it).
+    #[arg(required = true, value_name = "PACK_OR_DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Option values, for every pack.
+    #[command(flatten)]
+    pub options: SetArgs,
+    /// One JSON document with every pack's diagnostics.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs `ply validate`.
