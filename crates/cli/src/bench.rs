@@ -261,11 +261,10 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
             .collect();
         engine = for_game(core.name(), &options);
         if engine.is_none() {
-            writeln!(
-                cx.err,
-                "note: no hand-written engine plays `{}`; reporting Ply's numbers only",
+            cx.note(format!(
+                "no hand-written engine plays `{}`; reporting Ply's numbers only",
                 core.name()
-            )?;
+            ))?;
         }
     }
     // Each round measures Ply, then the native engine; the best time of each is kept.
@@ -321,12 +320,10 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
             timing,
         )?;
         if n.perft_nodes != ours.perft_nodes {
-            writeln!(
-                cx.out,
-                "warning: the perft counts differ ({} and {}): the engines do not play the same \
-                 rules",
+            cx.warning(format!(
+                "the perft counts differ ({} and {}): the engines do not play the same rules",
                 ours.perft_nodes, n.perft_nodes
-            )?;
+            ))?;
         }
         if timing {
             writeln!(cx.out)?;
@@ -396,8 +393,9 @@ fn write_text(
     )?;
     writeln!(
         out,
-        "  outcomes: {} wins {}, {} wins {}, draws {}, stalled {}, capped {}",
-        names[0], m.wins[0], names[1], m.wins[1], m.draws, m.stalled, m.capped
+        "  outcomes: {} won {}, {} won {}, drawn {}, stuck (no move and no rule decides) {}, \
+         cut off after {} moves {}",
+        names[0], m.wins[0], names[1], m.wins[1], m.draws, m.stalled, args.max_plies, m.capped
     )?;
     writeln!(
         out,

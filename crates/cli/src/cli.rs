@@ -7,7 +7,7 @@
 
 use crate::bench::BenchArgs;
 use crate::moves::MovesArgs;
-use crate::output::{CmdResult, Context, EXIT_USAGE, exit_code};
+use crate::output::{CmdResult, ColorChoice, Context, EXIT_USAGE, exit_code, no_color_env};
 use crate::perft::PerftArgs;
 use crate::play::PlayArgs;
 use crate::replay::ReplayArgs;
@@ -21,6 +21,10 @@ use std::ffi::OsString;
 #[derive(Parser, Debug)]
 #[command(name = "ply", version, about, long_about = None)]
 pub struct Cli {
+    /// When to colour the output: `auto` colours a stream that is a terminal, unless the
+    /// `NO_COLOR` environment variable is set.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
     /// The subcommand.
     #[command(subcommand)]
     pub command: Command,
@@ -29,7 +33,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Check packs and report every problem; smoke-run those that load.
+    /// Check packs and report every problem; play a little with those that load.
     Validate(ValidateArgs),
     /// Show the board, the pieces and the rules of a pack.
     Show(ShowArgs),
@@ -47,8 +51,13 @@ pub enum Command {
     Script(ScriptArgs),
 }
 
-/// Runs a parsed command line; returns the exit code.
+/// Runs a parsed command line; returns the exit code. The context's colour settings are
+/// those of `--color auto`; `--color always` and `--color never` override them.
 pub fn run(cli: Cli, cx: &mut Context<'_>) -> u8 {
+    if cli.color != ColorChoice::Auto {
+        cx.out_color = cli.color.resolve(false, false);
+        cx.err_color = cx.out_color;
+    }
     let result: CmdResult = match &cli.command {
         Command::Validate(a) => crate::validate::run(a, cx),
         Command::Show(a) => crate::show::run(a, cx),
@@ -59,7 +68,7 @@ pub fn run(cli: Cli, cx: &mut Context<'_>) -> u8 {
         Command::Replay(a) => crate::replay::run(a, cx),
         Command::Script(a) => crate::script::run(a, cx),
     };
-    let code = exit_code(result, cx.err);
+    let code = exit_code(result, cx.err, cx.err_color);
     let _ = cx.out.flush();
     code
 }
@@ -87,14 +96,17 @@ where
     }
 }
 
-/// Runs the command line on the process's own streams: colour only on a terminal without
-/// `NO_COLOR`, a progress bar only when standard error is a terminal.
+/// Runs the command line on the process's own streams: with `--color auto`, colour only on a
+/// terminal without `NO_COLOR` (each stream by itself); a progress bar only when standard error
+/// is a terminal.
 pub fn run_process(cli: Cli) -> u8 {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
-    let color = crate::output::color_wanted(stdout.is_terminal());
+    let no_color = no_color_env();
+    let out_color = cli.color.resolve(stdout.is_terminal(), no_color);
+    let err_color = cli.color.resolve(stderr.is_terminal(), no_color);
     let progress = stderr.is_terminal();
     let interactive = stdin.is_terminal();
     let mut input = stdin.lock();
@@ -104,7 +116,8 @@ pub fn run_process(cli: Cli) -> u8 {
         input: &mut input,
         out: &mut out,
         err: &mut err,
-        color,
+        out_color,
+        err_color,
         progress,
         interactive,
     };

@@ -47,7 +47,7 @@ pub fn load_pack(
     match catch_unwind(AssertUnwindSafe(|| ply_lang::load(path, set))) {
         Ok(Ok(pack)) => Ok(pack),
         Ok(Err(e)) => {
-            write!(cx.err, "{}", e.render(cx.color))?;
+            write!(cx.err, "{}", e.render(cx.err_color))?;
             Err(CliError::Reported)
         }
         Err(panic) => Err(CliError::Invalid(format!(

@@ -35,13 +35,12 @@ pub fn run(args: &MovesArgs, cx: &mut Context<'_>) -> CmdResult {
             let cell = parse_cell(&rules, text)?;
             let core = rules.core();
             match position.piece_at(cell) {
-                None => writeln!(cx.err, "note: there is no piece on {text}")?,
-                Some(p) if p.owner() != position.side_to_move() => writeln!(
-                    cx.err,
-                    "note: the piece on {text} belongs to {}, and {} is to move",
+                None => cx.note(format!("there is no piece on {text}"))?,
+                Some(p) if p.owner() != position.side_to_move() => cx.note(format!(
+                    "the piece on {text} belongs to {}, and {} is to move",
                     core.player_name(p.owner()),
                     core.player_name(position.side_to_move())
-                )?,
+                ))?,
                 Some(_) => {}
             }
             position.moves_from(cell)

@@ -40,32 +40,29 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
 
     for h in &record.headers {
         if !KNOWN.contains(&h.key.as_str()) {
-            writeln!(
-                cx.err,
-                "warning: {name}:{}: unknown header `{}` (ignored)",
+            cx.warning(format!(
+                "{name}:{}: unknown header `{}` (ignored)",
                 h.line, h.key
-            )?;
+            ))?;
         }
     }
     if let Some(h) = record.header("Pack")
         && !same_file(Path::new(&h.value), &args.pack.pack)
     {
-        writeln!(
-            cx.err,
-            "warning: {name}:{}: the record was played with pack `{}`; replaying with `{}`",
+        cx.warning(format!(
+            "{name}:{}: the record was played with pack `{}`; replaying with `{}`",
             h.line,
             h.value,
             args.pack.pack.display()
-        )?;
+        ))?;
     }
     let mut set: Vec<(String, String)> = Vec::new();
     for (option, value, line) in record.set() {
         match args.pack.options.set.iter().find(|(n, _)| *n == option) {
-            Some((_, given)) if *given != value => writeln!(
-                cx.err,
-                "warning: {name}:{line}: the record sets {option}={value}; using {option}={given} \
-                 from the command line"
-            )?,
+            Some((_, given)) if *given != value => cx.warning(format!(
+                "{name}:{line}: the record sets {option}={value}; using {option}={given} from \
+                 the command line"
+            ))?,
             Some(_) => {}
             None => set.push((option, value)),
         }

@@ -165,11 +165,22 @@ pub fn summary(pack: &Pack) -> String {
         rules.interpreted_move_checks(),
         rules.interpreted_end_rules()
     );
+    // Which version of make and unmake the pack gets: the words are the guide's
+    // (rulesets/README.md, "The lean path"), and the line says what they mean.
     let why = rules.general_make_reasons();
     let _ = if why.is_empty() {
-        writeln!(out, "Make and unmake: lean")
+        writeln!(
+            out,
+            "Playing and taking back moves: the lean path (the fastest: no promotion, history or \
+             end-rule checks to keep up to date)"
+        )
     } else {
-        writeln!(out, "Make and unmake: general ({})", why.join(", "))
+        writeln!(
+            out,
+            "Playing and taking back moves: the general path (slower than the lean one) because \
+             of: {}",
+            why.join("; ")
+        )
     };
 
     if !pack.options.is_empty() {

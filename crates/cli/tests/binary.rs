@@ -64,10 +64,52 @@ fn no_colour_when_piped_or_with_no_color() {
         }
         let o = cmd.output().unwrap();
         assert_eq!(code(&o), 1);
-        let out = text(&o.stdout);
-        assert!(out.contains("unknown_names.toml:21:53"), "{out}");
-        assert!(!out.contains('\x1b'), "{out}");
+        let err = text(&o.stderr);
+        assert!(err.contains("unknown_names.toml:21:53"), "{err}");
+        assert!(!err.contains('\x1b'), "{err}");
+        assert!(!text(&o.stdout).contains('\x1b'));
     }
+    // `--color always` colours into a pipe, whatever NO_COLOR says.
+    let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args([
+            "--color",
+            "always",
+            "validate",
+            "tests/packs/bad/unknown_names.toml",
+        ])
+        .env("NO_COLOR", "1")
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(text(&o.stderr).contains('\x1b'), "{}", text(&o.stderr));
+}
+
+#[test]
+fn diagnostics_on_stderr_answers_on_stdout() {
+    let o = ply(&["validate", "tests/packs/bad/unknown_names.toml"], "");
+    assert_eq!(code(&o), 1);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(
+        out.starts_with("FAIL  tests/packs/bad/unknown_names.toml  (")
+            && out.ends_with("errors)\n"),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(err.contains("unknown_names.toml:21:53"), "{err}");
+    // `--json` is all on standard output, nothing on standard error.
+    let o = ply(
+        &["validate", "--json", "tests/packs/bad/unknown_names.toml"],
+        "",
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(text(&o.stderr), "");
+    let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(v["ok"], false);
+    // Errors of any command read `error: ...` on standard error.
+    let o = ply(&["moves", "rulesets/jungle.toml", "--from", "z9"], "");
+    assert_eq!(code(&o), 1);
+    assert_eq!(text(&o.stdout), "");
+    assert!(text(&o.stderr).starts_with("error: `z9` is not a cell"));
 }
 
 #[test]

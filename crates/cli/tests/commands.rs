@@ -16,7 +16,30 @@ const CR: &str = "rulesets/cats_rabbits.toml";
 fn validate_the_shipped_packs() {
     let r = ply(&["validate", "rulesets/"], "");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    // The summary says what was played, in words.
+    assert!(!r.out.contains("perft"), "{}", r.out);
+    assert!(
+        r.out
+            .contains("played all 12240 sequences of 3 moves from the start"),
+        "{}",
+        r.out
+    );
     insta::assert_snapshot!(r.out);
+}
+
+#[test]
+fn validate_colours_only_when_asked() {
+    let bad = "tests/packs/bad/unknown_names.toml";
+    // In-process the streams are buffers, so `auto` means no colour.
+    let plain = ply(&["validate", bad], "");
+    assert!(!plain.err.contains('\x1b') && !plain.out.contains('\x1b'));
+    let never = ply(&["--color", "never", "validate", bad], "");
+    assert_eq!(never.err, plain.err);
+    let always = ply(&["validate", bad, "--color", "always"], "");
+    assert!(always.out.contains("\x1b["), "{}", always.out);
+    assert!(always.err.contains("\x1b["), "{}", always.err);
+    let r = ply(&["--color", "sometimes", "validate", bad], "");
+    assert_eq!(r.code, 2);
 }
 
 #[test]
@@ -25,14 +48,17 @@ fn validate_each_bad_pack() {
         let rel = path.strip_prefix(root()).unwrap().to_str().unwrap();
         let r = ply(&["validate", rel], "");
         assert_eq!(r.code, 1, "{rel} validated:\n{}", r.out);
-        assert!(r.out.contains(&format!("FAIL  {rel}")), "{}", r.out);
+        // The verdict on standard output, the diagnostics on standard error.
+        assert!(r.out.starts_with(&format!("FAIL  {rel}")), "{}", r.out);
+        assert_eq!(r.out.lines().count(), 1, "{}", r.out);
         // A located error: file:line:col.
         assert!(
-            r.out.contains(".toml:") || r.out.contains(".inc:"),
+            r.err.contains(".toml:") || r.err.contains(".inc:"),
             "{}",
-            r.out
+            r.err
         );
-        insta::assert_snapshot!(r.out);
+        // As a terminal shows them: the diagnostics, then the verdict.
+        insta::assert_snapshot!(format!("{}{}", r.err, r.out));
     });
 }
 
@@ -90,14 +116,15 @@ fn validate_a_whole_directory_of_bad_packs_and_missing_paths() {
     std::fs::create_dir_all(&empty).unwrap();
     let r = ply(&["validate", empty.to_str().unwrap()], "");
     assert_eq!(r.code, 1);
-    assert!(r.out.contains("no `*.toml` pack"), "{}", r.out);
+    assert!(r.err.contains("no `*.toml` pack"), "{}", r.err);
+    assert!(!r.out.contains("no `*.toml` pack"), "{}", r.out);
 }
 
 #[test]
 fn validate_with_an_unknown_option() {
     let r = ply(&["validate", CR, "--set", "multi_hp=true"], "");
     assert_eq!(r.code, 1);
-    assert!(r.out.contains("did you mean `multi_hop`?"), "{}", r.out);
+    assert!(r.err.contains("did you mean `multi_hop`?"), "{}", r.err);
 }
 
 // -------------------------------------------------------------------------------------- show
@@ -118,9 +145,19 @@ fn show_says_why_make_and_unmake_take_the_general_path() {
     let checkers = root().join("rulesets/checkers.toml");
     let out = ok(&["show", checkers.to_str().unwrap()]);
     assert!(
-        out.contains("Make and unmake: general (promotion, end rules, tested after each move"),
+        out.contains(
+            "Playing and taking back moves: the general path (slower than the lean one) because \
+             of: promotion; end rules, tested after each move"
+        ),
         "{out}"
     );
+    // The lean path says what it is, not just its name.
+    let out = ok(&["show", JUNGLE]);
+    assert!(
+        out.contains("Playing and taking back moves: the lean path (the fastest: "),
+        "{out}"
+    );
+    assert!(!out.contains(": lean\n"), "{out}");
 }
 
 #[test]
