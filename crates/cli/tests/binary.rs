@@ -123,10 +123,22 @@ fn play_piped_to_a_win() {
         ],
         "b6-c7\na1-a2\ne2-e3\nundo\nredo\nb6-b7\n",
     );
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
-    let out = text(&o.stdout);
-    assert!(out.contains("refused: RR cannot go b6-c7"), "{out}");
+    // The refused first line makes the piped session exit with 1, after the whole game.
+    assert_eq!(code(&o), 1, "{}", text(&o.stderr));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(err.starts_with("error: RR cannot go b6-c7"), "{err}");
     assert!(out.ends_with("Result: RABBIT wins\n"), "{out}");
+    // Without the refused line, success.
+    let o = ply(
+        &[
+            "play",
+            "rulesets/cats_rabbits.toml",
+            "--position",
+            "7/1RR5/7/7/7/4CC2/RR6 RABBIT",
+        ],
+        "a1-a2\ne2-e3\nb6-b7\n",
+    );
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
 }
 
 #[test]

@@ -386,34 +386,107 @@ const SCRIPT: &str =
 #[test]
 fn play_piped_to_a_win() {
     let r = ply(&["play", CR, "--position", NEAR_END], SCRIPT);
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("refused: RR cannot go b6-c7"), "{}", r.out);
-    assert!(r.out.contains("there is no piece on c1"), "{}", r.out);
+    // Refused lines (2, 3 and 4 of the input) make a piped session fail, after the game.
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(
+        r.err
+            .contains("error: RR cannot go b6-c7: no move of Rabbit goes there"),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err.contains("error: there is no piece on c1"),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err
+            .ends_with("error: 3 lines of the input refused (lines 2, 3, 4)\n"),
+        "{}",
+        r.err
+    );
+    assert!(!r.out.contains("error"), "{}", r.out);
     assert!(
         r.out.trim_end().ends_with("Result: RABBIT wins"),
         "{}",
         r.out
     );
     assert!(!r.out.contains("RABBIT> extra"), "{}", r.out);
-    insta::assert_snapshot!(r.out);
+    // The board once per move, the winning move marked and echoed in canonical notation.
+    assert_eq!(r.out.matches("RABBIT plays ").count(), 2, "{}", r.out);
+    assert!(r.out.contains("RABBIT plays b6-b7\n"), "{}", r.out);
+    assert!(r.out.contains("7  ^^[RR]^^ ^^"), "{}", r.out);
+    let (code, text) = common::transcript(&["play", CR, "--position", NEAR_END], SCRIPT);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn play_reads_moves_leniently_and_echoes_them_canonically() {
+    for typed in [
+        "a7 a6",
+        "A7-A6",
+        "a7xa6",
+        "a7:a6",
+        "a7a6",
+        "a7 - a6",
+        "  A7 a6  ",
+    ] {
+        let r = ply(&["play", JUNGLE], &format!("{typed}\n"));
+        assert_eq!(r.code, 0, "{typed}: {}", r.err);
+        assert!(r.out.contains("A plays a7-a6\n"), "{typed}: {}", r.out);
+        assert!(r.out.contains("B to move"), "{typed}: {}", r.out);
+    }
+    // A capture is echoed with `x`, however it was typed.
+    let r = ply(
+        &["play", CR, "--position", "7/7/7/2CC4/2RR4/7/7 CAT"],
+        "C4 C2\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("CAT plays c4xc2\n"), "{}", r.out);
+}
+
+#[test]
+fn play_marks_the_last_move_and_draws_owned_zones_apart_from_pieces() {
+    let r = ply(&["play", JUNGLE], "b8-b7\n");
+    let boards = r.out.matches("   a  b  c  d  e  f  g\n").count();
+    assert_eq!(
+        boards, 4,
+        "two boards, each with two column lines:\n{}",
+        r.out
+    );
+    assert!(r.out.contains("8  . [. ].  #a .  AC .  8"), "{}", r.out);
+    assert!(r.out.contains("7  AR[AD]AP .  AW .  AE 7"), "{}", r.out);
+    // An empty trap is `#a`, not `#A`, and the legend says so.
+    assert!(!r.out.contains("#A"), "{}", r.out);
+    assert!(
+        r.out
+            .contains("Terrain: ~~ water; #a trap of A, #b trap of B; @a den of A, @b den of B"),
+        "{}",
+        r.out
+    );
+    // Side by side: the separator between two marked cells is a bar.
+    let r = ply(&["play", JUNGLE], "a7-b7\n");
+    assert!(r.out.contains("7 [. |AR]AP .  AW"), "{}", r.out);
 }
 
 #[test]
 fn play_a_refused_move_names_the_rule() {
     let r = ply(&["play", JUNGLE], "e3-e4\na7-a6\ne3-e4\n");
-    assert_eq!(r.code, 0);
+    assert_eq!(r.code, 1);
     // A's turn: B's leopard is not A's to move; then on B's turn the river forbids it.
     assert!(
-        r.out.contains("belongs to B, who is not to move"),
+        r.err
+            .contains("error: the piece on e3 belongs to B, who is not to move"),
         "{}",
-        r.out
+        r.err
     );
     assert!(
-        r.out.contains(
-            "refused: BP cannot go e3-e4: rule `only-swimmers-in-water` forbids entering that cell"
+        r.err.contains(
+            "error: BP cannot go e3-e4: rule `only-swimmers-in-water` forbids entering that cell"
         ),
         "{}",
-        r.out
+        r.err
     );
     assert!(
         r.out.ends_with("End of input; the game is not finished.\n"),
@@ -435,6 +508,8 @@ fn play_against_random_moves_is_reproducible() {
         first.out
     );
     assert_eq!(ply(&args, input).out, first.out);
+    // One board per turn: the start, the answer to b1-b2, undo, redo.
+    assert_eq!(first.out.matches("to move\n").count(), 4, "{}", first.out);
     insta::assert_snapshot!(first.out);
 }
 
@@ -511,7 +586,8 @@ fn record_then_replay() {
         ],
         SCRIPT,
     );
-    assert_eq!(r.code, 0, "{}", r.err);
+    // The script has refused lines, so the session fails; the record is written all the same.
+    assert_eq!(r.code, 1, "{}", r.err);
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(
         text,
