@@ -209,8 +209,33 @@ fn script_survives_garbage() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 6, "{out}");
     assert!(lines[0].starts_with("{\"error\""));
-    assert_eq!(lines[1], "false");
+    // Not an action (no name first): an error; a known action with bad arguments: false.
+    assert!(lines[1].starts_with("{\"error\""), "{}", lines[1]);
     assert_eq!(lines[2], "false");
     assert_eq!(lines[4], "false");
     assert_eq!(lines[5], "\"A\"");
+}
+
+#[test]
+fn script_answers_a_line_that_is_not_utf8() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["script", "rulesets/jungle_simplified.toml"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(b"[\"init\"]\n\xff\xfe\n[\"turn\"]\n")
+        .unwrap();
+    drop(input);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].contains("not UTF-8"), "{out}");
+    assert_eq!(lines[2], "\"A\"");
 }
