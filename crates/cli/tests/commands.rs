@@ -594,7 +594,7 @@ fn record_then_replay() {
         "# Ply game record\nPack: rulesets/cats_rabbits.toml\nSet: multi_hop=true\n\
          Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n"
     );
-    let r = ply(&["replay", CR, path], "");
+    let r = ply(&["replay", path], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(r.err, "");
     assert!(
@@ -622,11 +622,11 @@ fn replay_a_record_of_a_whole_game() {
         std::fs::read_to_string(&file).unwrap().matches('-').count(),
         4
     );
-    let r = ply(&["replay", JUNGLE, path], "");
+    let r = ply(&["replay", path], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("Result: not finished"), "{}", r.out);
     // Replaying with another pack is a warning only (these two agree on the opening).
-    let r = ply(&["replay", SIMPLIFIED, path], "");
+    let r = ply(&["replay", path, "--pack", SIMPLIFIED], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.err.contains("warning:"), "{}", r.err);
     assert!(
@@ -643,7 +643,7 @@ fn replay_a_corrupted_record() {
     let good = "# a comment\nPack: rulesets/cats_rabbits.toml\nStart: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\n\n\
                 a1-a2 e2-e3\n# another\nb6-c7\n";
     std::fs::write(&file, good).unwrap();
-    let r = ply(&["replay", CR, path], "");
+    let r = ply(&["replay", path], "");
     assert_eq!(r.code, 1);
     assert_eq!(
         r.err,
@@ -665,11 +665,11 @@ fn replay_a_corrupted_record() {
     ];
     for (text, want) in cases {
         std::fs::write(&file, text).unwrap();
-        let r = ply(&["replay", CR, path], "");
+        let r = ply(&["replay", path, "--pack", CR], "");
         assert_eq!(r.code, 1, "{text}");
         assert!(r.err.contains(want), "{text}: {}", r.err);
     }
-    let r = ply(&["replay", CR, "no/such/record.txt"], "");
+    let r = ply(&["replay", "no/such/record.txt"], "");
     assert_eq!(r.code, 1);
     assert!(r.err.contains("cannot read the record"), "{}", r.err);
 }
@@ -679,7 +679,10 @@ fn replay_warns_about_unknown_headers_and_conflicting_options() {
     let file = temp_file("headers.txt");
     let path = file.to_str().unwrap();
     std::fs::write(&file, "Event: club night\nSet: multi_hop=false\n\nb1-b2\n").unwrap();
-    let r = ply(&["replay", CR, path, "--set", "multi_hop=true"], "");
+    let r = ply(
+        &["replay", path, "--pack", CR, "--set", "multi_hop=true"],
+        "",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.err.contains(":1: unknown header `Event`"), "{}", r.err);
     assert!(
@@ -688,6 +691,93 @@ fn replay_warns_about_unknown_headers_and_conflicting_options() {
         r.err
     );
     assert!(r.out.contains("1 move replayed"), "{}", r.out);
+}
+
+#[test]
+fn replay_finds_the_pack_of_the_record() {
+    // A record whose `Pack` header is relative to the record's own directory.
+    let dir = temp_file("records");
+    std::fs::create_dir_all(dir.join("packs")).unwrap();
+    std::fs::copy(root().join(CR), dir.join("packs/cr.toml")).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, "Pack: packs/cr.toml\n\nb1-b2 c7-c6\n").unwrap();
+    let path = file.to_str().unwrap();
+    let r = ply(&["replay", path], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.err, "");
+    assert!(r.out.contains("2 moves replayed"), "{}", r.out);
+    // A header that names no file, and no header at all: errors that say what to do.
+    std::fs::write(&file, "Pack: nowhere/cr.toml\n\nb1-b2\n").unwrap();
+    let r = ply(&["replay", path], "");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err
+            .contains(":1: the record's pack `nowhere/cr.toml` is found neither"),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("--pack"), "{}", r.err);
+    std::fs::write(&file, "b1-b2\n").unwrap();
+    let r = ply(&["replay", path], "");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err
+            .contains("no `Pack` header; give the pack with --pack"),
+        "{}",
+        r.err
+    );
+    // --pack fills in for a missing header.
+    let r = ply(&["replay", path, "--pack", CR], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+}
+
+#[test]
+fn replay_step_by_step_and_to_a_move() {
+    let file = temp_file("steps.txt");
+    let path = file.to_str().unwrap();
+    std::fs::write(
+        &file,
+        "Pack: rulesets/cats_rabbits.toml\nStart: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\n\
+         Result: RABBIT wins\n\nA1-A2 e2-E3\nb6b7\n",
+    )
+    .unwrap();
+    let r = ply(&["replay", path, "--step"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    // The start and one board per move, each move numbered, canonical and marked.
+    assert_eq!(r.out.matches(" to move\n").count(), 3, "{}", r.out);
+    assert!(r.out.contains("1. RABBIT plays a1-a2\n"), "{}", r.out);
+    assert!(r.out.contains("2. CAT plays e2-e3\n"), "{}", r.out);
+    assert!(r.out.contains("3. RABBIT plays b6-b7\n"), "{}", r.out);
+    assert!(r.out.contains("7  ^^[RR]^^"), "{}", r.out);
+    insta::assert_snapshot!(r.out.replace(path, "GAME"));
+    // --to stops early: the Result header is not checked then.
+    let r = ply(&["replay", path, "--to", "2"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("Result: not finished"), "{}", r.out);
+    assert!(r.out.contains("2 of 3 moves replayed from"), "{}", r.out);
+    assert!(r.out.contains("[CC]"), "{}", r.out);
+    let r = ply(&["replay", path, "--to", "4"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("--to 4: the record"), "{}", r.err);
+    assert!(r.err.contains("has 3 moves"), "{}", r.err);
+}
+
+#[test]
+fn the_shipped_record_replays_to_its_result_from_anywhere() {
+    let r = ply(&["replay", "examples/jungle_game.txt", "--step"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.err, "");
+    assert!(r.out.contains("23. A plays d2-d1\n"), "{}", r.out);
+    assert!(
+        r.out
+            .ends_with("Result: A wins\n23 moves replayed from examples/jungle_game.txt\n")
+    );
+    // The header's `../rulesets/jungle.toml` is found from the record's directory, whatever
+    // the current directory: here an absolute record path, as from another directory.
+    let record = root().join("examples/jungle_game.txt");
+    let r = ply(&["replay", record.to_str().unwrap()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("Result: A wins"), "{}", r.out);
 }
 
 // ------------------------------------------------------------------------------------- bench
