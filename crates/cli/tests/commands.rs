@@ -819,6 +819,8 @@ fn bench_is_deterministic_for_a_seed() {
     assert_eq!(r.code, 2, "{}", r.err);
 }
 
+// The hand-written engines are the `native` feature (`cargo test --workspace` turns it on).
+#[cfg(feature = "native")]
 #[test]
 fn bench_json_against_the_native_engine() {
     let args = [
@@ -862,6 +864,8 @@ fn bench_json_against_the_native_engine() {
     assert_eq!(again["make_unmake"]["pairs"], v["make_unmake"]["pairs"]);
 }
 
+// The hand-written engines are the `native` feature (`cargo test --workspace` turns it on).
+#[cfg(feature = "native")]
 #[test]
 fn bench_text_against_the_native_engine_and_without_one() {
     for set in ["multi_hop=true", "multi_hop=false"] {
@@ -906,6 +910,21 @@ fn bench_text_against_the_native_engine_and_without_one() {
         r.err
     );
     assert!(!r.out.contains("Native"), "{}", r.out);
+}
+
+/// Without the `native` feature (`cargo test -p ply-cli`), `--vs-native` says how to get it.
+#[cfg(not(feature = "native"))]
+#[test]
+fn bench_vs_native_without_the_feature_says_how_to_build_it() {
+    let r = ply(&["bench", CR, "--playouts", "2", "--vs-native"], "");
+    assert_eq!(r.code, 1);
+    assert_eq!(r.out, "");
+    assert!(
+        r.err.starts_with("error: --vs-native compares"),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("--features native"), "{}", r.err);
 }
 
 // ------------------------------------------------------------------------- usage and script

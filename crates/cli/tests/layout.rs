@@ -72,3 +72,22 @@ fn argument_types_are_public_at_their_modules() {
     assert!(named::<ply_cli::script::ScriptArgs>().ends_with("script::ScriptArgs"));
     assert!(named::<ply_cli::common::PackArgs>().ends_with("common::PackArgs"));
 }
+
+/// The benchmark-only engines are not in the default `ply` binary: an optional dependency,
+/// behind the `native` feature, which is not a default one.
+#[test]
+fn the_native_engines_are_an_opt_in_feature() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let dep = manifest
+        .lines()
+        .find(|l| l.starts_with("ply-yardstick"))
+        .expect("the dependency");
+    assert!(dep.contains("optional = true"), "{dep}");
+    assert!(manifest.contains("native = [\"dep:ply-yardstick\"]"));
+    let default = manifest
+        .lines()
+        .find(|l| l.starts_with("default ="))
+        .expect("default features listed");
+    assert!(!default.contains("native"), "{default}");
+}
