@@ -7,18 +7,20 @@
 //! along random games ([`SAMPLE_GAMES`] games, at most [`SAMPLE_POSITIONS`] positions). The
 //! counts depend only on the pack and the seed; the times do not. With `--vs-native` the same
 //! is measured on the engine that `ply_yardstick::native::for_game` gives for the pack's game
-//! name, and the ratio ours / native of each rate is reported. With `--rounds R` everything is
+//! name, and the ratio ours / native of each rate is reported. The hand-written engines are
+//! the cargo feature `native`, off by default: a newcomer's first `cargo run` should not build
+//! benchmark-only code; without it `--vs-native` is an error that says how to get them. With `--rounds R` everything is
 //! measured R times, Ply and the native engine taking turns, and the best time of each is
 //! kept, so that a burst of load on a shared machine does not decide a ratio. This module
 //! knows no game: it passes the name through.
 
-use crate::cli::BenchArgs;
+use crate::common::PackArgs;
 use crate::common::load_pack;
-use crate::output::{CmdResult, Context, per_second, print_json, rate};
+use crate::output::{CliError, CmdResult, Context, per_second, print_json, rate};
 use crate::rng::Rng;
+use clap::Args;
 use ply_kernel::{Move, MoveLimit, Outcome, Player, Position, Rules};
 use ply_lang::OptionValue;
-use ply_yardstick::native::{NativeEngine, for_game};
 use serde_json::{Value, json};
 use std::hint::black_box;
 use std::io::Write;
@@ -164,8 +166,63 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Result<Measures, Mov
     Ok(m)
 }
 
+/// What `--vs-native` says when the binary was built without the hand-written engines.
+pub const NATIVE_MISSING: &str = "--vs-native compares with the hand-written engines of \
+    bench/yardstick, and this ply was built without them (they are the cargo feature `native`, \
+    off by default so that the ply command builds fast); build with them: cargo run --release \
+    --features native -- bench PACK --vs-native";
+
+/// A hand-written engine to compare with: the `native` feature's, or none without it.
+#[cfg(feature = "native")]
+type Engine = Box<dyn ply_yardstick::native::NativeEngine>;
+/// Without the `native` feature there is no hand-written engine: no value of this type exists.
+#[cfg(not(feature = "native"))]
+enum Engine {}
+
+/// The hand-written engine for a game and its options, if there is one; an error without the
+/// `native` feature.
+#[cfg(feature = "native")]
+fn find_engine(game: &str, options: &[(String, bool)]) -> Result<Option<Engine>, CliError> {
+    Ok(ply_yardstick::native::for_game(game, options))
+}
+
+/// The hand-written engine for a game and its options, if there is one; an error without the
+/// `native` feature.
+#[cfg(not(feature = "native"))]
+fn find_engine(_game: &str, _options: &[(String, bool)]) -> Result<Option<Engine>, CliError> {
+    Err(CliError::invalid(NATIVE_MISSING))
+}
+
+/// Measures the engine as [`measure_ours`] measures Ply.
+#[cfg(feature = "native")]
+fn measure_engine(engine: &mut Engine, args: &BenchArgs) -> Measures {
+    measure_native(engine.as_mut(), args)
+}
+
+/// Measures the engine as [`measure_ours`] measures Ply.
+#[cfg(not(feature = "native"))]
+fn measure_engine(engine: &mut Engine, _args: &BenchArgs) -> Measures {
+    match *engine {}
+}
+
+/// What the engine is, in words.
+#[cfg(feature = "native")]
+fn describe(engine: &Engine) -> String {
+    engine.describe()
+}
+
+/// What the engine is, in words.
+#[cfg(not(feature = "native"))]
+fn describe(engine: &Engine) -> String {
+    match *engine {}
+}
+
 /// Measures a hand-written engine the same way.
-pub fn measure_native(engine: &mut dyn NativeEngine, args: &BenchArgs) -> Measures {
+#[cfg(feature = "native")]
+pub fn measure_native(
+    engine: &mut dyn ply_yardstick::native::NativeEngine,
+    args: &BenchArgs,
+) -> Measures {
     let mut m = Measures {
         perft_depth: args.perft_depth,
         ..Measures::default()
@@ -204,6 +261,39 @@ pub fn measure_native(engine: &mut dyn NativeEngine, args: &BenchArgs) -> Measur
     m
 }
 
+/// `ply bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// Number of random playouts.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub playouts: u32,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// A playout stops (capped) after this many plies.
+    #[arg(long, default_value_t = 1000, value_name = "P")]
+    pub max_plies: u32,
+    /// Depth of the perft measurement.
+    #[arg(long, default_value_t = 5, value_name = "D")]
+    pub perft_depth: u32,
+    /// Measure the hand-written engine for this game too, and the ratios.
+    #[arg(long)]
+    pub vs_native: bool,
+    /// Repeat every measurement this many times (with --vs-native, Ply and the native engine
+    /// take turns) and keep the best time of each.
+    #[arg(long, default_value_t = 1, value_name = "R", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Leave out times and rates (for reproducible output).
+    #[arg(long, hide = true)]
+    pub no_timing: bool,
+}
+
 /// Runs `ply bench`.
 pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
     let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
@@ -226,25 +316,24 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
                 (o.name.clone(), on)
             })
             .collect();
-        engine = for_game(core.name(), &options);
+        engine = find_engine(core.name(), &options)?;
         if engine.is_none() {
-            writeln!(
-                cx.err,
-                "note: no hand-written engine plays `{}`; reporting Ply's numbers only",
+            cx.note(format!(
+                "no hand-written engine plays `{}`; reporting Ply's numbers only",
                 core.name()
-            )?;
+            ))?;
         }
     }
     // Each round measures Ply, then the native engine; the best time of each is kept.
     let mut ours = measure_ours(rules.clone(), args)?;
-    let mut theirs = engine.as_mut().map(|e| measure_native(e.as_mut(), args));
+    let mut theirs = engine.as_mut().map(|e| measure_engine(e, args));
     for _ in 1..args.rounds {
         ours.keep_best(&measure_ours(rules.clone(), args)?);
         if let (Some(e), Some(t)) = (engine.as_mut(), theirs.as_mut()) {
-            t.keep_best(&measure_native(e.as_mut(), args));
+            t.keep_best(&measure_engine(e, args));
         }
     }
-    let native = engine.map(|e| e.describe()).zip(theirs);
+    let native = engine.as_ref().map(describe).zip(theirs);
     let timing = !args.no_timing;
     if args.json {
         let mut v = json!({
@@ -288,12 +377,10 @@ pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
             timing,
         )?;
         if n.perft_nodes != ours.perft_nodes {
-            writeln!(
-                cx.out,
-                "warning: the perft counts differ ({} and {}): the engines do not play the same \
-                 rules",
+            cx.warning(format!(
+                "the perft counts differ ({} and {}): the engines do not play the same rules",
                 ours.perft_nodes, n.perft_nodes
-            )?;
+            ))?;
         }
         if timing {
             writeln!(cx.out)?;
@@ -363,8 +450,9 @@ fn write_text(
     )?;
     writeln!(
         out,
-        "  outcomes: {} wins {}, {} wins {}, draws {}, stalled {}, capped {}",
-        names[0], m.wins[0], names[1], m.wins[1], m.draws, m.stalled, m.capped
+        "  outcomes: {} won {}, {} won {}, drawn {}, stuck (no move and no rule decides) {}, \
+         cut off after {} moves {}",
+        names[0], m.wins[0], names[1], m.wins[1], m.draws, m.stalled, args.max_plies, m.capped
     )?;
     writeln!(
         out,

@@ -2,11 +2,30 @@
 //! result.
 
 use crate::output::{CliError, Context};
-use ply_kernel::{Cell, Game, Outcome, Position, PositionError, Rules, Status};
+use clap::Args;
+use ply_kernel::{Cell, Game, Outcome, Position, PositionError, Rules, Status, parse_path};
 use ply_lang::Pack;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// Option values for a pack.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SetArgs {
+    /// Set an option of the pack (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+    pub set: Vec<(String, String)>,
+}
+
+/// A pack and its option values.
+#[derive(Args, Debug, Clone)]
+pub struct PackArgs {
+    /// The rule pack (a TOML file).
+    pub pack: PathBuf,
+    /// Option values.
+    #[command(flatten)]
+    pub options: SetArgs,
+}
 
 /// Parses `NAME=VALUE` (for `--set`).
 pub fn parse_set(text: &str) -> Result<(String, String), String> {
@@ -28,7 +47,7 @@ pub fn load_pack(
     match catch_unwind(AssertUnwindSafe(|| ply_lang::load(path, set))) {
         Ok(Ok(pack)) => Ok(pack),
         Ok(Err(e)) => {
-            write!(cx.err, "{}", e.render(cx.color))?;
+            write!(cx.err, "{}", e.render(cx.err_color))?;
             Err(CliError::Reported)
         }
         Err(panic) => Err(CliError::Invalid(format!(
@@ -87,6 +106,20 @@ pub fn parse_cell(rules: &Rules, text: &str) -> Result<Cell, CliError> {
             g.rows()
         ))
     })
+}
+
+/// Reads a move typed by a person, leniently: letters in any case, and between the cells `-`,
+/// `x`, `:`, spaces or nothing (`a7-a6`, `A7-A6`, `a7 a6`, `a7 - a6`, `a7xa6`, `a7:a6` and
+/// `a7a6` are one move). Whether a move captures is the rules' business, not the separator's:
+/// `a7xa6` is the quiet move `a7-a6` if that is what the piece can do.
+pub fn read_move(rules: &Rules, text: &str) -> Result<Vec<Cell>, String> {
+    let compact: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    parse_path(rules, &compact)
+        .map_err(|e| format!("`{}` is not a move: {}", text.trim(), e.message))
 }
 
 /// How a game stands, in words, if it is over or stuck: `A wins`, `draw`, or `no legal move

@@ -1,11 +1,29 @@
 //! `ply moves`: the legal moves of the side to move (or of one piece), in notation, in the
 //! order the kernel generates them.
 
-use crate::cli::MovesArgs;
+use crate::common::PackArgs;
 use crate::common::{load_pack, parse_cell, position_at};
 use crate::output::{CmdResult, Context, print_json};
+use clap::Args;
 use ply_kernel::move_text;
 use serde_json::{Value, json};
+
+/// `ply moves`.
+#[derive(Args, Debug, Clone)]
+pub struct MovesArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// A position string instead of the start.
+    #[arg(long, value_name = "STR")]
+    pub position: Option<String>,
+    /// Only the moves of the piece on this cell (human notation, e.g. `a7`).
+    #[arg(long, value_name = "CELL")]
+    pub from: Option<String>,
+    /// A JSON list of `{notation, path}`.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `ply moves`.
 pub fn run(args: &MovesArgs, cx: &mut Context<'_>) -> CmdResult {
@@ -18,13 +36,12 @@ pub fn run(args: &MovesArgs, cx: &mut Context<'_>) -> CmdResult {
             let cell = parse_cell(&rules, text)?;
             let core = rules.core();
             match position.piece_at(cell) {
-                None => writeln!(cx.err, "note: there is no piece on {text}")?,
-                Some(p) if p.owner() != position.side_to_move() => writeln!(
-                    cx.err,
-                    "note: the piece on {text} belongs to {}, and {} is to move",
+                None => cx.note(format!("there is no piece on {text}"))?,
+                Some(p) if p.owner() != position.side_to_move() => cx.note(format!(
+                    "the piece on {text} belongs to {}, and {} is to move",
                     core.player_name(p.owner()),
                     core.player_name(position.side_to_move())
-                )?,
+                ))?,
                 Some(_) => {}
             }
             position.moves_from(cell)?

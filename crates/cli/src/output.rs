@@ -1,8 +1,14 @@
 //! Where the commands read and write, how they fail, and small formatting helpers.
 //!
-//! Every command writes to the [`Context`]'s `out` (what the user asked for) and `err`
-//! (problems, notes and progress), and reads from its `input`; the binary hands it the real
-//! standard streams, the tests hand it buffers.
+//! Every command writes to the [`Context`]'s `out` (what the user asked for: boards, counts,
+//! `--json` documents) and `err` (errors, warnings, notes and progress, as cargo and rustc do),
+//! and reads from its `input`; the binary hands it the real standard streams, the tests hand it
+//! buffers. So `ply validate rulesets/ > report.txt` keeps the diagnostics on the terminal,
+//! and a program reading `--json` never finds a message in it.
+//!
+//! Problems are written one way: `error: ...`, `warning: ...` or `note: ...` at the start of a
+//! line ([`Context::error`], [`Context::warning`], [`Context::note`]), the word coloured when
+//! colour is on for the error stream.
 
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
@@ -15,8 +21,10 @@ pub struct Context<'a> {
     pub out: &'a mut dyn Write,
     /// Standard error.
     pub err: &'a mut dyn Write,
-    /// Whether to colour the output (a terminal, and `NO_COLOR` not set).
-    pub color: bool,
+    /// Whether to colour what is written on `out` (see [`ColorChoice`]).
+    pub out_color: bool,
+    /// Whether to colour what is written on `err` (see [`ColorChoice`]).
+    pub err_color: bool,
     /// Whether standard error is a terminal, so that a progress bar may be drawn there.
     pub progress: bool,
     /// Whether standard input is a terminal. When it is not, `play` echoes each line it reads
@@ -36,11 +44,86 @@ impl<'a> Context<'a> {
             input,
             out,
             err,
-            color: false,
+            out_color: false,
+            err_color: false,
             progress: false,
             interactive: false,
         }
     }
+}
+
+impl Context<'_> {
+    /// Writes `error: message` on the error stream.
+    pub fn error(&mut self, message: impl Display) -> io::Result<()> {
+        write_problem(self.err, self.err_color, Problem::Error, &message)
+    }
+
+    /// Writes `warning: message` on the error stream.
+    pub fn warning(&mut self, message: impl Display) -> io::Result<()> {
+        write_problem(self.err, self.err_color, Problem::Warning, &message)
+    }
+
+    /// Writes `note: message` on the error stream.
+    pub fn note(&mut self, message: impl Display) -> io::Result<()> {
+        write_problem(self.err, self.err_color, Problem::Note, &message)
+    }
+}
+
+/// The kinds of message on the error stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// `error:` (bold red).
+    Error,
+    /// `warning:` (bold yellow).
+    Warning,
+    /// `note:` (bold cyan).
+    Note,
+}
+
+/// Writes `error: message` (or `warning:`, `note:`) and a newline, the headline word coloured
+/// when `color` is on.
+pub fn write_problem(
+    err: &mut dyn Write,
+    color: bool,
+    kind: Problem,
+    message: &dyn Display,
+) -> io::Result<()> {
+    let (word, code) = match kind {
+        Problem::Error => ("error", RED),
+        Problem::Warning => ("warning", BOLD_YELLOW),
+        Problem::Note => ("note", BOLD_CYAN),
+    };
+    writeln!(err, "{}: {message}", paint(color, code, word))
+}
+
+/// When to colour the output: the global `--color` flag.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ColorChoice {
+    /// Colour a stream only if it is a terminal and `NO_COLOR` is not set (to anything but the
+    /// empty string).
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe or a file, and whatever `NO_COLOR` says.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour a stream that is (or is not) a terminal, given whether `NO_COLOR` is
+    /// set to a non-empty value.
+    pub fn resolve(self, is_terminal: bool, no_color: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => is_terminal && !no_color,
+        }
+    }
+}
+
+/// Whether the `NO_COLOR` environment variable asks for no colour (set, and not empty).
+pub fn no_color_env() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
 /// Why a command failed.
@@ -83,18 +166,19 @@ pub const EXIT_INVALID: u8 = 1;
 /// Exit code: the command line is wrong.
 pub const EXIT_USAGE: u8 = 2;
 
-/// Reports a failure on `err` and turns it into an exit code.
-pub fn exit_code(result: CmdResult, err: &mut dyn Write) -> u8 {
+/// Reports a failure on `err` (as `error: ...`, coloured when `color`) and turns it into an
+/// exit code.
+pub fn exit_code(result: CmdResult, err: &mut dyn Write, color: bool) -> u8 {
     match result {
         Ok(()) => EXIT_OK,
         Err(CliError::Invalid(m)) => {
-            let _ = writeln!(err, "error: {m}");
+            let _ = write_problem(err, color, Problem::Error, &m);
             EXIT_INVALID
         }
         Err(CliError::Reported) => EXIT_INVALID,
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(CliError::Io(e)) => {
-            let _ = writeln!(err, "error: {e}");
+            let _ = write_problem(err, color, Problem::Error, &e);
             EXIT_INVALID
         }
     }
@@ -115,6 +199,10 @@ pub const GREEN: &str = "32";
 pub const RED: &str = "1;31";
 /// Yellow.
 pub const YELLOW: &str = "33";
+/// Bold yellow.
+pub const BOLD_YELLOW: &str = "1;33";
+/// Bold cyan.
+pub const BOLD_CYAN: &str = "1;36";
 
 /// `1 error`, `2 errors`.
 pub fn plural(n: usize, word: &str) -> String {
@@ -157,8 +245,31 @@ pub fn print_json(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<
     writeln!(out, "{text}")
 }
 
-/// Whether colour is wanted for a stream that is (or is not) a terminal: never when the
-/// `NO_COLOR` environment variable is set to anything but the empty string.
-pub fn color_wanted(is_terminal: bool) -> bool {
-    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_choice() {
+        for no_color in [false, true] {
+            for terminal in [false, true] {
+                assert!(ColorChoice::Always.resolve(terminal, no_color));
+                assert!(!ColorChoice::Never.resolve(terminal, no_color));
+            }
+        }
+        assert!(ColorChoice::Auto.resolve(true, false));
+        assert!(!ColorChoice::Auto.resolve(true, true));
+        assert!(!ColorChoice::Auto.resolve(false, false));
+    }
+
+    #[test]
+    fn problems_are_headlined() {
+        let mut buf = Vec::new();
+        write_problem(&mut buf, false, Problem::Warning, &"w").unwrap();
+        write_problem(&mut buf, true, Problem::Error, &"e").unwrap();
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "warning: w\n\x1b[1;31merror\x1b[0m: e\n"
+        );
+    }
 }

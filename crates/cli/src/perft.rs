@@ -5,9 +5,10 @@
 //! split by root move, which is what `--divide` prints and what the progress bar (on a
 //! terminal, for depths of [`PROGRESS_DEPTH`] and more) advances on.
 
-use crate::cli::PerftArgs;
+use crate::common::PackArgs;
 use crate::common::{load_pack, position_at};
 use crate::output::{CmdResult, Context, per_second, print_json, rate};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply_kernel::{MoveLimit, Position, move_text};
 use serde_json::{Value, json};
@@ -55,6 +56,31 @@ pub fn perft_divide(
         progress();
     }
     Ok(PerftCounts { divide, total })
+}
+
+/// `ply perft`.
+#[derive(Args, Debug, Clone)]
+pub struct PerftArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// The depth in plies.
+    pub depth: u32,
+    /// A position string instead of the start.
+    #[arg(long, value_name = "STR")]
+    pub position: Option<String>,
+    /// The count under each root move, then the total.
+    #[arg(long)]
+    pub divide: bool,
+    /// Count the last ply without making its moves.
+    #[arg(long)]
+    pub bulk: bool,
+    /// One JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Leave out times and rates (for reproducible output).
+    #[arg(long, hide = true)]
+    pub no_timing: bool,
 }
 
 /// Runs `ply perft`.

@@ -1,31 +1,72 @@
 //! `ply play`: a game in the terminal, read line by line from the input (a terminal or a
 //! pipe).
 //!
-//! Each line is a move in notation (`a7-a6`, `a7a6`, `c1xc3xe3`) or one of the commands
-//! `moves`, `undo`, `redo`, `board`, `help`, `quit`. The board is printed after every move; a
-//! refused move prints the kernel's reason (which names the rule that forbade it) and changes
-//! nothing. With `--vs random` the side not played by the user answers with seeded random
-//! legal moves, and `undo`/`redo` go back or forward to the user's own turn. The session ends
-//! with the result, at `quit`, or at the end of the input; `--record FILE` then writes the game
-//! record (see [`crate::record`]).
+//! Each line is a move or one of the commands `moves`, `undo`, `redo`, `board`, `help`,
+//! `quit`. Moves are read leniently ([`crate::common::read_move`]: `a7-a6`, `A7-A6`, `a7 a6`,
+//! `a7xa6`, `a7:a6` are one move) and echoed in one canonical notation (`a7-a6`, `x` for a
+//! capture), so that a transcript or a record reads the same whoever typed it. The board is
+//! printed once per turn, with the cells of the last move in brackets: after each move when
+//! both sides are played from the input; with `--vs random`, after the random player's answer
+//! (or after the user's move when it ends the game). A refused move prints the kernel's reason
+//! (which names the rule that forbade it) as an `error:` on standard error and changes nothing;
+//! a session read from a pipe that had refused lines exits with 1 once everything else has been
+//! played, so that a script notices. `undo` and `redo` with `--vs random` go back or forward to
+//! the user's own turn. The session ends with the result, at `quit`, or at the end of the
+//! input; `--record FILE` then writes the game record (see [`crate::record`]).
 
-use crate::cli::{Opponent, PlayArgs};
-use crate::common::{game_at, load_pack, result_text};
-use crate::output::{CliError, CmdResult, Context};
+use crate::common::{PackArgs, game_at, load_pack, read_move, result_text};
+use crate::output::{CliError, CmdResult, Context, plural};
 use crate::record::Record;
 use crate::rng::Rng;
-use ply_kernel::{Game, Player, Position, move_text, parse_path};
+use clap::{Args, ValueEnum};
+use ply_kernel::{Cell, Game, Player, Position, move_text};
+use std::path::PathBuf;
+
+/// Who plays the other side in `ply play`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Opponent {
+    /// Both sides are played from the input.
+    #[default]
+    Human,
+    /// The other side plays seeded random legal moves.
+    Random,
+}
+
+/// `ply play`.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// Who plays the other side.
+    #[arg(long, value_enum, default_value_t = Opponent::Human)]
+    pub vs: Opponent,
+    /// The side you play against `--vs random` (default: the first player).
+    #[arg(long = "as", value_name = "PLAYER")]
+    pub as_player: Option<String>,
+    /// A position string to start from.
+    #[arg(long, value_name = "STR")]
+    pub position: Option<String>,
+    /// Write the game record to this file at the end of the session.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Seed of the random player (default: from the clock, and printed).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+}
 
 /// The commands, as `help` prints them.
 pub const HELP: &str = "\
 Commands:
-  a7-a6, a7a6, b2xb3, c1xc3xe3   play a move: its path of cells (- or x between cells optional)
+  a7-a6, a7 a6, A7-A6, a7a6      play a move: its path of cells, with -, x, :, spaces or
+  b2xb3, c1xc3xe3                nothing between them, in any case (echoed as a7-a6, b2xb3)
   moves                          list the legal moves
   undo                           take back the last move (with --vs random: back to your turn)
   redo                           play again a move taken back
   board                          show the board again
   help                           this text
   quit                           end the session
+The board marks the cells of the last move in [brackets].
 ";
 
 /// How the session ended.
@@ -33,6 +74,19 @@ enum End {
     Result(String),
     Quit,
     InputClosed,
+}
+
+/// The cells of the last move played, to mark on the board.
+fn last_move(game: &Game) -> Vec<Cell> {
+    game.history()
+        .last()
+        .map(|m| game.position().path(m).to_vec())
+        .unwrap_or_default()
+}
+
+/// The board with the last move marked.
+fn board(game: &Game) -> String {
+    game.position().render_marked(&last_move(game))
 }
 
 /// Runs `ply play`.
@@ -74,9 +128,12 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             core.player_name(Player::SECOND)
         )?,
     }
-    write!(cx.out, "{}", game.position().render())?;
+    write!(cx.out, "{}", board(&game))?;
 
     let mut line = Vec::new();
+    let mut line_no = 0usize;
+    // The input lines that were refused (numbers from 1).
+    let mut refused: Vec<usize> = Vec::new();
     let end = loop {
         if let Some(r) = result_text(&game) {
             break End::Result(r);
@@ -94,7 +151,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
                 move_text(&rules, &m)
             )?;
             game.play(m).map_err(CliError::invalid)?;
-            write!(cx.out, "{}", game.position().render())?;
+            write!(cx.out, "{}", board(&game))?;
             continue;
         }
         write!(cx.out, "{}> ", core.player_name(side))?;
@@ -104,16 +161,17 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             writeln!(cx.out)?;
             break End::InputClosed;
         }
+        line_no += 1;
         let text = String::from_utf8_lossy(&line);
         let command = text.trim();
         if !cx.interactive {
             writeln!(cx.out, "{command}")?;
         }
-        match command {
+        match command.to_ascii_lowercase().as_str() {
             "" => {}
             "help" | "?" => write!(cx.out, "{HELP}")?,
             "quit" | "exit" => break End::Quit,
-            "board" => write!(cx.out, "{}", game.position().render())?,
+            "board" => write!(cx.out, "{}", board(&game))?,
             "moves" => {
                 let moves: Vec<String> = game
                     .legal_moves()?
@@ -125,26 +183,43 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             "undo" => {
                 if game.undo() {
                     while computer == Some(game.side_to_move()) && game.undo() {}
-                    write!(cx.out, "{}", game.position().render())?;
+                    write!(cx.out, "{}", board(&game))?;
                 } else {
-                    writeln!(cx.out, "nothing to undo")?;
+                    cx.note("nothing to undo")?;
                 }
             }
             "redo" => {
                 if game.redo() {
                     while computer == Some(game.side_to_move()) && game.redo() {}
-                    write!(cx.out, "{}", game.position().render())?;
+                    write!(cx.out, "{}", board(&game))?;
                 } else {
-                    writeln!(cx.out, "nothing to redo")?;
+                    cx.note("nothing to redo")?;
                 }
             }
-            _ => match parse_path(&rules, command) {
-                Err(e) => writeln!(cx.out, "{e} (type `help` for the commands)")?,
-                Ok(path) => match game.play_path(None, &path) {
-                    Ok(_) => write!(cx.out, "{}", game.position().render())?,
-                    Err(e) => writeln!(cx.out, "refused: {e}")?,
-                },
-            },
+            _ => {
+                let played = read_move(&rules, command)
+                    .map_err(|e| format!("{e} (type `help` for the commands)"))
+                    .and_then(|path| game.play_path(None, &path).map_err(|e| e.to_string()));
+                cx.out.flush()?;
+                match played {
+                    Ok(_) => {
+                        let text = game
+                            .history()
+                            .last()
+                            .map(|m| move_text(&rules, &m))
+                            .unwrap_or_default();
+                        writeln!(cx.out, "{} plays {text}", core.player_name(side))?;
+                        // Against the random player the board comes with its answer.
+                        if computer.is_none() || game.outcome().is_some() {
+                            write!(cx.out, "{}", board(&game))?;
+                        }
+                    }
+                    Err(message) => {
+                        refused.push(line_no);
+                        cx.error(message)?;
+                    }
+                }
+            }
         }
     };
     match &end {
@@ -168,6 +243,15 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             CliError::invalid(format!("cannot write the record {}: {e}", file.display()))
         })?;
         writeln!(cx.out, "Record written to {}", file.display())?;
+    }
+    if !cx.interactive && !refused.is_empty() {
+        let lines: Vec<String> = refused.iter().map(usize::to_string).collect();
+        return Err(CliError::invalid(format!(
+            "{} of the input refused (line{} {})",
+            plural(refused.len(), "line"),
+            if refused.len() == 1 { "" } else { "s" },
+            lines.join(", ")
+        )));
     }
     Ok(())
 }

@@ -5,7 +5,9 @@
 //! 1. **Header**: lines `Key: value`. A key starts with an upper-case ASCII letter and goes on
 //!    with letters, digits and `-`, up to the colon; the value is the rest of the line, trimmed.
 //!    Known keys:
-//!    - `Pack: <path>`: the pack as it was given on the command line (at most once);
+//!    - `Pack: <path>`: the pack (at most once). `ply play --record` writes the path as it was
+//!      given on the command line; `ply replay` looks for it from the current directory, then
+//!      from the record's directory, and `--pack` overrides it;
 //!    - `Set: name=value`: an option value, one line per option set (any number);
 //!    - `Start: <position string>`: the starting position, only when the game did not start
 //!      from the pack's standard setup (at most once);
@@ -13,8 +15,9 @@
 //!      when it did (at most once). A replay checks it.
 //!
 //!    Other keys are kept and reported as warnings by `ply replay`.
-//! 2. **Moves**, after one blank line: moves in the notation of `ply play` (`a7-a6`, `a7a6`,
-//!    `b2xb3`, `c1xc3xe3`), separated by any whitespace, any number on a line.
+//! 2. **Moves**, after one blank line: moves in the notation of `ply play` (`a7-a6`, `b2xb3`,
+//!    `c1xc3xe3`; read as leniently as `ply play` reads them, so `A7A6` or `a7:a6` too, but
+//!    without spaces inside a move), separated by any whitespace, any number on a line.
 //!
 //! A line whose first non-blank character is `#` is a comment, anywhere. A record without any
 //! header may start with its moves straight away. Line numbers (from 1) are kept for every

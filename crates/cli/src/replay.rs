@@ -1,18 +1,42 @@
-//! `ply replay`: check a game record (see [`crate::record`]) and replay it.
+//! `ply replay`: check a game record (see [`crate::record`]) and replay it, at once or move by
+//! move.
 //!
-//! The record's `Set` headers are applied (an option also given with `--set` takes the
-//! command line's value, with a warning when they differ), and its `Start` position, if any,
-//! is the starting position. A `Pack` header that names another file than the PACK argument is
-//! only a warning. Every move must be legal; the first that is not is reported as
+//! The pack is the record's own: its `Pack` header, a path resolved against the current
+//! directory and then against the record's directory (so a record shipped beside its packs
+//! replays from anywhere); `--pack` overrides it (with a warning when the header names another
+//! file). The record's `Set` headers are applied (an option also given with `--set` takes the
+//! command line's value, with a warning when they differ), and its `Start` position, if any, is
+//! the starting position. Every move must be legal; the first that is not is reported as
 //! `RECORD:LINE: message`, exit code 1. A `Result` header must agree with the end of the
-//! replay. On success the final board, its position string and the result are printed.
+//! replay. On success the final board, its position string and the result are printed;
+//! `--step` prints the board after every move instead, numbered, with the move's cells
+//! marked, and `--to N` stops after N moves (the rest of the record is not checked then).
 
-use crate::cli::ReplayArgs;
-use crate::common::{load_pack, position_error, result_text};
+use crate::common::{SetArgs, load_pack, position_error, read_move, result_text};
 use crate::output::{CliError, CmdResult, Context, plural};
-use crate::record::{KNOWN, Record};
-use ply_kernel::{Game, parse_path};
-use std::path::Path;
+use crate::record::{Header, KNOWN, Record};
+use clap::Args;
+use ply_kernel::{Cell, Game, move_text};
+use std::path::{Path, PathBuf};
+
+/// `ply replay`.
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// The game record.
+    pub record: PathBuf,
+    /// The pack to replay with, instead of the one the record's `Pack` header names.
+    #[arg(long, value_name = "PACK")]
+    pub pack: Option<PathBuf>,
+    /// Option values (over the record's `Set` headers).
+    #[command(flatten)]
+    pub options: SetArgs,
+    /// Print the board after every move, with the move marked.
+    #[arg(long)]
+    pub step: bool,
+    /// Stop after this many moves.
+    #[arg(long, value_name = "N")]
+    pub to: Option<usize>,
+}
 
 /// Runs `ply replay`.
 pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
@@ -28,40 +52,61 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
 
     for h in &record.headers {
         if !KNOWN.contains(&h.key.as_str()) {
-            writeln!(
-                cx.err,
-                "warning: {name}:{}: unknown header `{}` (ignored)",
+            cx.warning(format!(
+                "{name}:{}: unknown header `{}` (ignored)",
                 h.line, h.key
-            )?;
+            ))?;
         }
     }
-    if let Some(h) = record.header("Pack")
-        && !same_file(Path::new(&h.value), &args.pack.pack)
-    {
-        writeln!(
-            cx.err,
-            "warning: {name}:{}: the record was played with pack `{}`; replaying with `{}`",
-            h.line,
-            h.value,
-            args.pack.pack.display()
-        )?;
-    }
+    let pack_path = match (&args.pack, record.header("Pack")) {
+        (Some(given), None) => given.clone(),
+        (Some(given), Some(h)) => {
+            let named = resolve(&h.value, &args.record);
+            if !named.as_deref().is_some_and(|p| same_file(p, given)) {
+                cx.warning(format!(
+                    "{name}:{}: the record was played with pack `{}`; replaying with `{}`",
+                    h.line,
+                    h.value,
+                    given.display()
+                ))?;
+            }
+            given.clone()
+        }
+        (None, Some(h)) => resolve(&h.value, &args.record)
+            .ok_or_else(|| at(h.line, &not_found(h, &args.record)))?,
+        (None, None) => {
+            return Err(CliError::invalid(format!(
+                "{name}: the record has no `Pack` header; give the pack with --pack PACK"
+            )));
+        }
+    };
     let mut set: Vec<(String, String)> = Vec::new();
     for (option, value, line) in record.set() {
-        match args.pack.options.set.iter().find(|(n, _)| *n == option) {
-            Some((_, given)) if *given != value => writeln!(
-                cx.err,
-                "warning: {name}:{line}: the record sets {option}={value}; using {option}={given} \
-                 from the command line"
-            )?,
+        match args.options.set.iter().find(|(n, _)| *n == option) {
+            Some((_, given)) if *given != value => cx.warning(format!(
+                "{name}:{line}: the record sets {option}={value}; using {option}={given} from \
+                 the command line"
+            ))?,
             Some(_) => {}
             None => set.push((option, value)),
         }
     }
-    set.extend(args.pack.options.set.iter().cloned());
-    let pack = load_pack(&args.pack.pack, &set, cx)?;
+    set.extend(args.options.set.iter().cloned());
+    let pack = load_pack(&pack_path, &set, cx)?;
     let rules = pack.rules.clone();
+    let core = rules.core();
 
+    let total = record.moves.len();
+    let stop = match args.to {
+        Some(n) if n > total => {
+            return Err(CliError::invalid(format!(
+                "--to {n}: the record {name} has {}",
+                plural(total, "move")
+            )));
+        }
+        Some(n) => n,
+        None => total,
+    };
     let mut game = match record.header("Start") {
         None => Game::new(rules.clone()),
         Some(h) => Game::from_position_string(rules.clone(), &h.value).map_err(|e| {
@@ -72,13 +117,34 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
             }
         })?,
     };
-    for m in &record.moves {
-        let path = parse_path(&rules, &m.text).map_err(|e| at(m.line, &e))?;
+    if args.step {
+        writeln!(cx.out, "Start")?;
+        write!(cx.out, "{}", game.position().render())?;
+    }
+    let mut marked: Vec<Cell> = Vec::new();
+    for (i, m) in record.moves.iter().take(stop).enumerate() {
+        let path = read_move(&rules, &m.text).map_err(|e| at(m.line, &e))?;
+        let side = game.side_to_move();
         game.play_path(None, &path)
             .map_err(|e| at(m.line, &format!("move {}: {e}", m.text)))?;
+        if let Some(played) = game.history().last() {
+            marked = game.position().path(played).to_vec();
+            if args.step {
+                writeln!(
+                    cx.out,
+                    "\n{}. {} plays {}",
+                    i + 1,
+                    core.player_name(side),
+                    move_text(&rules, &played)
+                )?;
+                write!(cx.out, "{}", game.position().render_marked(&marked))?;
+            }
+        }
     }
     let result = result_text(&game);
-    if let Some(h) = record.header("Result") {
+    if stop == total
+        && let Some(h) = record.header("Result")
+    {
         let got = result.as_deref().unwrap_or("not finished");
         if h.value != got {
             return Err(at(
@@ -90,18 +156,50 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
             ));
         }
     }
-    write!(cx.out, "{}", game.position().render())?;
+    if !args.step {
+        write!(cx.out, "{}", game.position().render_marked(&marked))?;
+    } else {
+        writeln!(cx.out)?;
+    }
     writeln!(cx.out, "Position: {}", game.position().to_position_string())?;
     match result {
         Some(r) => writeln!(cx.out, "Result: {r}")?,
         None => writeln!(cx.out, "Result: not finished")?,
     }
-    writeln!(
-        cx.out,
-        "{} replayed from {name}",
-        plural(record.moves.len(), "move")
-    )?;
+    if stop == total {
+        writeln!(cx.out, "{} replayed from {name}", plural(total, "move"))?;
+    } else {
+        writeln!(
+            cx.out,
+            "{stop} of {} replayed from {name} (stopped by --to)",
+            plural(total, "move")
+        )?;
+    }
     Ok(())
+}
+
+/// The file a `Pack` header names: the path itself when it exists (absolute, or relative to
+/// the current directory), else the path relative to the record's directory when that exists.
+fn resolve(value: &str, record: &Path) -> Option<PathBuf> {
+    let path = PathBuf::from(value);
+    if path.is_file() {
+        return Some(path);
+    }
+    let beside = record.parent()?.join(&path);
+    (path.is_relative() && beside.is_file()).then_some(beside)
+}
+
+/// Why a `Pack` header's file was not found.
+fn not_found(h: &Header, record: &Path) -> String {
+    let dir = record
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or(".".to_string(), |d| d.display().to_string());
+    format!(
+        "the record's pack `{}` is found neither from the current directory nor from the \
+         record's directory ({dir}); give the pack with --pack PACK",
+        h.value
+    )
 }
 
 /// Whether two paths name the same file (by their canonical form when both exist).

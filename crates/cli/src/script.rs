@@ -1,28 +1,139 @@
 //! `ply script`: a JSON-lines protocol for other programs.
 //!
-//! One JSON array per input line, one JSON value per output line, flushed after each. The
-//! actions are those of seed 000 (`init`, `clear`, `place`, `move`, `piece`, `snapshot`,
-//! `display`, `turn`, `winner`) plus `moves`, `undo`, `redo`, `position`, `load` and `status`.
-//! Rows and columns are 0-based with row 0 at the top. Bad input never ends the session: an
-//! unknown action or malformed arguments answer `false`, a line that is not JSON answers
-//! `{"error": ...}`.
+//! One JSON array per input line, one JSON value per output line, flushed after each; blank
+//! lines are skipped. The first item of an array names the action, the others are its
+//! arguments. The README documents every action; `["help"]` answers the same list.
+//!
+//! The protocol began as the `solution(actions)` interface of the Animal Chess exercise that
+//! started Ply (called seed 000 in the tests): its nine actions (`init`, `clear`, `place`,
+//! `move`, `piece`, `snapshot`, `display`, `turn`, `winner`) answer exactly what that
+//! exercise's reference answered, `false` included for a refused or malformed move, because
+//! programs compare those answers (`tests/data/seed000_*.jsonl`). Everything else is an
+//! addition that leaves them alone: the other actions, cell names (`"a7"`) wherever a row and a
+//! column are accepted, `["why"]` for the reason of the last `false`, and `{"error": ...}` for
+//! lines that are not actions at all (not JSON, not an array starting with a name, or an
+//! unknown name).
+//!
+//! Bad input never ends the session and never panics: every non-blank line gets exactly one
+//! answer (the property tests and the fuzz target in `crates/cli/fuzz` check it).
 
+use crate::common::{PackArgs, load_pack};
+use crate::output::{CmdResult, Context};
+use clap::Args;
 use ply_kernel::{Cell, Game, Outcome, Piece, Player, Rules, Status};
 use serde_json::{Value, json};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
+/// `ply script`.
+#[derive(Args, Debug, Clone)]
+pub struct ScriptArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+}
+
+/// Runs `ply script`: loads the pack and serves the protocol on the context's streams.
+pub fn run(args: &ScriptArgs, cx: &mut Context<'_>) -> CmdResult {
+    let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
+    serve(pack.rules, &mut *cx.input, &mut *cx.out)?;
+    Ok(())
+}
+
+/// Every action: its name, its arguments, and what it answers (what `["help"]` answers).
+pub const ACTIONS: [(&str, &str, &str); 17] = [
+    (
+        "init",
+        "",
+        "true; the standard starting position, first player to move, no history",
+    ),
+    (
+        "clear",
+        "",
+        "true; an empty board, first player to move, no history",
+    ),
+    (
+        "place",
+        "PLAYER KIND CELL",
+        "true if the piece was put on the empty cell, false if not (see why)",
+    ),
+    (
+        "move",
+        "PLAYER CELL CELL...",
+        "true if the move (its path: origin, then each landing) was played, false if not (see \
+         why)",
+    ),
+    (
+        "piece",
+        "CELL",
+        "the code of the piece there (\"AL\"), or null",
+    ),
+    (
+        "snapshot",
+        "",
+        "every piece as [row, column, code], row by row from the top",
+    ),
+    (
+        "display",
+        "",
+        "the board as rows of codes from the top, \"__\" for an empty cell",
+    ),
+    ("turn", "", "the name of the player to move"),
+    ("winner", "", "the name of the winner, or null"),
+    (
+        "status",
+        "",
+        "{\"to_move\": PLAYER}, {\"winner\": PLAYER} or {\"draw\": true}",
+    ),
+    (
+        "moves",
+        "[PLAYER]",
+        "the legal moves (of the side to move, or of PLAYER), each a list of [row, column]",
+    ),
+    ("undo", "", "true if a move was taken back, false if none"),
+    (
+        "redo",
+        "",
+        "true if a move taken back was played again, false if none",
+    ),
+    ("position", "", "the position string"),
+    (
+        "load",
+        "POSITION",
+        "true if the position string was read (the history is cleared), false if not",
+    ),
+    (
+        "why",
+        "",
+        "why the last action before it (why and help aside) answered false, as a string; null \
+         if it did not",
+    ),
+    ("help", "", "this description"),
+];
+
+/// How cells are written in arguments, as `["help"]` says it.
+pub const CELLS: &str = "A CELL is two integers, row and column from 0 with row 0 at the top \
+    ([\"piece\", 2, 0]), or a name in human notation, column letter then row number from 1 at \
+    the bottom ([\"piece\", \"a7\"]); a name that is not on the board counts as an off-board \
+    pair.";
+
 /// A scripting session over one game.
 #[derive(Clone, Debug)]
 pub struct Session {
     game: Game,
+    /// Why the previous action answered `false`; `None` if it did not (or there was none).
+    why: Option<String>,
 }
+
+/// An action's answer: a value, or `false` with the reason that `["why"]` gives.
+type Answer = Result<Value, String>;
 
 impl Session {
     /// A session on an empty board with the first player to move, as seed 000's game starts.
     pub fn new(rules: Arc<Rules>) -> Session {
         Session {
             game: Game::empty(rules),
+            why: None,
         }
     }
 
@@ -35,31 +146,77 @@ impl Session {
     pub fn handle_line(&mut self, line: &str) -> Value {
         match serde_json::from_str::<Value>(line) {
             Ok(v) => self.handle(&v),
-            Err(e) => json!({ "error": format!("not JSON: {e}") }),
+            Err(e) => {
+                self.why = None;
+                error(format!("not JSON: {e}"))
+            }
         }
     }
 
     /// Answers one action.
     pub fn handle(&mut self, action: &Value) -> Value {
-        let Some(items) = action.as_array() else {
-            return Value::Bool(false);
+        let Some((name, args)) = action
+            .as_array()
+            .and_then(|items| Some((items.first()?.as_str()?, &items[1..])))
+        else {
+            self.why = None;
+            return error(
+                "an action is a JSON array whose first item is the action's name, such as \
+                 [\"turn\"]; [\"help\"] lists them"
+                    .to_string(),
+            );
         };
-        let Some(name) = items.first().and_then(Value::as_str) else {
-            return Value::Bool(false);
-        };
-        let args = &items[1..];
-        self.dispatch(name, args).unwrap_or(Value::Bool(false))
+        match name {
+            "why" if args.is_empty() => self.why.clone().map_or(Value::Null, Value::String),
+            "help" if args.is_empty() => help(),
+            _ if ACTIONS.iter().any(|(n, _, _)| *n == name) => match self.dispatch(name, args) {
+                Ok(v) => {
+                    self.why = None;
+                    v
+                }
+                Err(reason) => {
+                    self.why = Some(reason);
+                    Value::Bool(false)
+                }
+            },
+            _ => {
+                self.why = None;
+                let known: Vec<&str> = ACTIONS.iter().map(|(n, _, _)| *n).collect();
+                error(format!(
+                    "unknown action `{name}`; the actions are {}",
+                    known.join(", ")
+                ))
+            }
+        }
     }
 
-    fn dispatch(&mut self, name: &str, args: &[Value]) -> Option<Value> {
+    fn dispatch(&mut self, name: &str, args: &[Value]) -> Answer {
         let rules = self.game.rules().clone();
         let core = rules.core();
         let g = rules.geometry();
-        let cell = |r: &Value, c: &Value| -> Option<Option<Cell>> {
-            Some(g.cell(r.as_i64()?, c.as_i64()?))
+        let usage = || {
+            let (_, arguments, _) = ACTIONS
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .copied()
+                .unwrap_or(("", "", ""));
+            if arguments.is_empty() {
+                format!("`{name}` takes no arguments")
+            } else {
+                format!("`{name}` takes {arguments} (in {})", Value::from(args))
+            }
         };
-        let player = |v: &Value| v.as_str().and_then(|s| core.player_by_name(s));
-        Some(match (name, args) {
+        let player = |v: &Value| -> Result<Player, String> {
+            let text = v.as_str().ok_or_else(usage)?;
+            core.player_by_name(text).ok_or_else(|| {
+                format!(
+                    "`{text}` is not a player (expected {} or {})",
+                    core.player_name(Player::FIRST),
+                    core.player_name(Player::SECOND)
+                )
+            })
+        };
+        Ok(match (name, args) {
             ("init", []) => {
                 self.game.reset();
                 Value::Bool(true)
@@ -68,34 +225,38 @@ impl Session {
                 self.game.clear();
                 Value::Bool(true)
             }
-            ("place", [p, kind, r, c]) => {
-                let (Some(p), Some(kind)) =
-                    (player(p), kind.as_str().and_then(|k| core.kind_by_name(k)))
-                else {
-                    return Some(Value::Bool(false));
-                };
-                let Some(cell) = cell(r, c)? else {
-                    return Some(Value::Bool(false));
-                };
-                Value::Bool(self.game.place(Piece::new(kind, p), cell).is_ok())
+            ("place", [p, kind, at @ ..]) => {
+                let p = player(p)?;
+                let text = kind.as_str().ok_or_else(usage)?;
+                let kind = core
+                    .kind_by_name(text)
+                    .ok_or_else(|| format!("`{text}` is not a kind of piece of {}", core.name()))?;
+                let cell = one_cell(&rules, at).ok_or_else(usage)?;
+                let cell = cell?;
+                self.game
+                    .place(Piece::new(kind, p), cell)
+                    .map_err(|e| e.to_string())?;
+                Value::Bool(true)
             }
-            ("move", [p, rest @ ..]) if rest.len() >= 4 && rest.len() % 2 == 0 => {
-                let Some(p) = player(p) else {
-                    return Some(Value::Bool(false));
-                };
-                let mut path = Vec::new();
-                for rc in rest.chunks(2) {
-                    match cell(&rc[0], &rc[1])? {
-                        Some(c) => path.push(c),
-                        None => return Some(Value::Bool(false)),
-                    }
+            ("move", [p, at @ ..]) => {
+                let p = player(p)?;
+                let path = cells(&rules, at).ok_or_else(usage)?;
+                if path.len() < 2 {
+                    return Err(usage());
                 }
-                Value::Bool(self.game.play_path(Some(p), &path).is_ok())
+                let path = path.into_iter().collect::<Result<Vec<Cell>, String>>()?;
+                self.game
+                    .play_path(Some(p), &path)
+                    .map_err(|e| e.to_string())?;
+                Value::Bool(true)
             }
-            ("piece", [r, c]) => match cell(r, c)?.and_then(|c| self.game.position().piece_at(c)) {
-                Some(piece) => Value::String(core.code(piece).to_string()),
-                None => Value::Null,
-            },
+            ("piece", at) => {
+                let cell = one_cell(&rules, at).ok_or_else(usage)?;
+                match cell.ok().and_then(|c| self.game.position().piece_at(c)) {
+                    Some(piece) => Value::String(core.code(piece).to_string()),
+                    None => Value::Null,
+                }
+            }
             ("snapshot", []) => Value::Array(
                 self.game
                     .position()
@@ -135,17 +296,26 @@ impl Session {
             },
             ("moves", []) => self.moves(None),
             ("moves", [p]) => self.moves(Some(player(p)?)),
-            ("undo", []) => Value::Bool(self.game.undo()),
-            ("redo", []) => Value::Bool(self.game.redo()),
-            ("position", []) => Value::String(self.game.position().to_position_string()),
-            ("load", [text]) => match Game::from_position_string(rules.clone(), text.as_str()?) {
-                Ok(game) => {
-                    self.game = game;
-                    Value::Bool(true)
+            ("undo", []) => {
+                if !self.game.undo() {
+                    return Err("there is no move to take back".into());
                 }
-                Err(_) => Value::Bool(false),
-            },
-            _ => Value::Bool(false),
+                Value::Bool(true)
+            }
+            ("redo", []) => {
+                if !self.game.redo() {
+                    return Err("there is no move taken back to play again".into());
+                }
+                Value::Bool(true)
+            }
+            ("position", []) => Value::String(self.game.position().to_position_string()),
+            ("load", [text]) => {
+                let text = text.as_str().ok_or_else(usage)?;
+                self.game =
+                    Game::from_position_string(rules.clone(), text).map_err(|e| e.to_string())?;
+                Value::Bool(true)
+            }
+            _ => return Err(usage()),
         })
     }
 
@@ -175,17 +345,76 @@ impl Session {
     }
 }
 
-/// Runs the protocol: reads lines from `input` until it ends, answering each on `output`.
-pub fn run(rules: Arc<Rules>, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut session = Session::new(rules);
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+/// `{"error": message}`.
+fn error(message: String) -> Value {
+    json!({ "error": message })
+}
+
+/// The answer to `["help"]`.
+fn help() -> Value {
+    json!({
+        "protocol": "one JSON array per line, such as [\"move\", \"A\", \"a7\", \"a6\"]; one \
+                     JSON answer per line",
+        "cells": CELLS,
+        "actions": ACTIONS
+            .iter()
+            .map(|(name, arguments, answer)| json!({
+                "action": name,
+                "arguments": arguments,
+                "answer": answer,
+            }))
+            .collect::<Vec<_>>(),
+    })
+}
+
+/// Reads the cells of an action's arguments: each a string (a cell name) or two integers (row
+/// and column). `None` if the arguments are not of that form; a cell not on the board is
+/// `Err` with the reason.
+fn cells(rules: &Rules, args: &[Value]) -> Option<Vec<Result<Cell, String>>> {
+    let g = rules.geometry();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if let Some(name) = args[i].as_str() {
+            out.push(
+                g.parse_cell(name)
+                    .ok_or_else(|| format!("\"{name}\" is not a cell of this board")),
+            );
+            i += 1;
+        } else {
+            let (r, c) = (args[i].as_i64()?, args.get(i + 1)?.as_i64()?);
+            out.push(
+                g.cell(r, c)
+                    .ok_or_else(|| format!("[{r}, {c}] is not a cell of this board")),
+            );
+            i += 2;
         }
-        let answer = session.handle_line(&line);
+    }
+    Some(out)
+}
+
+/// The one cell of an action's arguments, as [`cells`] reads it.
+fn one_cell(rules: &Rules, args: &[Value]) -> Option<Result<Cell, String>> {
+    let mut all = cells(rules, args)?;
+    if all.len() == 1 { all.pop() } else { None }
+}
+
+/// Serves the protocol: reads lines from `input` until it ends, answering each non-blank line
+/// on `output` (a line that is not UTF-8 too, with `{"error": ...}`).
+pub fn serve(rules: Arc<Rules>, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut session = Session::new(rules);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        let answer = match std::str::from_utf8(&line) {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => session.handle_line(text),
+            Err(e) => error(format!("the line is not UTF-8: {e}")),
+        };
         writeln!(output, "{answer}")?;
         output.flush()?;
     }
-    Ok(())
 }

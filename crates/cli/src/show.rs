@@ -2,13 +2,28 @@
 //! pieces with their move patterns as written, zones, rule names and options. `--resolved`
 //! prints the pack as TOML with `extends` and options applied instead.
 
-use crate::cli::ShowArgs;
+use crate::common::PackArgs;
 use crate::common::{load_pack, position_at};
 use crate::output::{CmdResult, Context};
+use clap::Args;
 use ply_kernel::spec::ZoneCells;
 use ply_kernel::{CellSet, Geometry, Player, Rules, Section};
 use ply_lang::{OptionValue, Pack};
 use std::fmt::Write as _;
+
+/// `ply show`.
+#[derive(Args, Debug, Clone)]
+pub struct ShowArgs {
+    /// The pack.
+    #[command(flatten)]
+    pub pack: PackArgs,
+    /// A position string to show instead of the start.
+    #[arg(long, value_name = "STR")]
+    pub position: Option<String>,
+    /// Print the pack as TOML with `extends` and options applied.
+    #[arg(long)]
+    pub resolved: bool,
+}
 
 /// Runs `ply show`.
 pub fn run(args: &ShowArgs, cx: &mut Context<'_>) -> CmdResult {
@@ -171,11 +186,22 @@ pub fn summary(pack: &Pack) -> String {
         rules.interpreted_move_checks(),
         rules.interpreted_end_rules()
     );
+    // Which version of make and unmake the pack gets: the words are the guide's
+    // (rulesets/README.md, "The lean path"), and the line says what they mean.
     let why = rules.general_make_reasons();
     let _ = if why.is_empty() {
-        writeln!(out, "Make and unmake: lean")
+        writeln!(
+            out,
+            "Playing and taking back moves: the lean path (the fastest: no promotion, history or \
+             end-rule checks to keep up to date)"
+        )
     } else {
-        writeln!(out, "Make and unmake: general ({})", why.join(", "))
+        writeln!(
+            out,
+            "Playing and taking back moves: the general path (slower than the lean one) because \
+             of: {}",
+            why.join("; ")
+        )
     };
 
     if !pack.options.is_empty() {

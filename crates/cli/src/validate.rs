@@ -1,14 +1,19 @@
-//! `ply validate`: load packs, report every problem, smoke-run those that load.
+//! `ply validate`: load packs, report every problem, play a little with those that load.
 //!
-//! A pack that loads is played a little before it is declared good: perft to depth
-//! [`SMOKE_DEPTH`] from the start, [`SMOKE_PLAYOUTS`] seeded random playouts, the board drawn
-//! and the start's position string read back. A crash in any of this (or in the loader) is
-//! caught and reported as an error of the pack, so that "validates, then crashes" cannot happen.
+//! A pack that loads is played a little before it is declared good: every sequence of
+//! [`SMOKE_DEPTH`] moves from the start (a perft), [`SMOKE_PLAYOUTS`] seeded random games, the
+//! board drawn and the start's position string read back. A crash in any of this (or in the
+//! loader) is caught and reported as an error of the pack, so that "validates, then crashes"
+//! cannot happen.
+//!
+//! As with rustc, the diagnostics go to standard error; standard output gets one verdict line
+//! per pack (and a total), or with `--json` one JSON document with everything.
 
-use crate::cli::ValidateArgs;
+use crate::common::SetArgs;
 use crate::common::panic_message;
 use crate::output::{CliError, CmdResult, Context, GREEN, RED, paint, plural, print_json};
 use crate::rng::Rng;
+use clap::Args;
 use ply_kernel::{Position, Rules};
 use ply_lang::{Diagnostic, Severity, Sources};
 use serde_json::{Value, json};
@@ -16,13 +21,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The perft depth of the smoke run.
+/// How deep the check plays every sequence of moves from the start (a perft).
 pub const SMOKE_DEPTH: u32 = 3;
-/// The number of random playouts of the smoke run.
+/// The number of random games the check plays.
 pub const SMOKE_PLAYOUTS: u32 = 20;
-/// The ply cap of each smoke playout.
+/// The most moves of each random game of the check.
 pub const SMOKE_MAX_PLIES: u32 = 1000;
-/// The seed of the smoke playouts.
+/// The seed of the check's random games.
 pub const SMOKE_SEED: u64 = 0x5EED;
 
 /// What was found about one pack.
@@ -37,6 +42,20 @@ struct Report {
     summary: String,
 }
 
+/// `ply validate`.
+#[derive(Args, Debug, Clone)]
+pub struct ValidateArgs {
+    /// Packs, or directories (each means every `*.toml` directly in it).
+    #[arg(required = true, value_name = "PACK_OR_DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Option values, for every pack.
+    #[command(flatten)]
+    pub options: SetArgs,
+    /// One JSON document with every pack's diagnostics.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Runs `ply validate`.
 pub fn run(args: &ValidateArgs, cx: &mut Context<'_>) -> CmdResult {
     let mut reports = Vec::new();
@@ -46,24 +65,25 @@ pub fn run(args: &ValidateArgs, cx: &mut Context<'_>) -> CmdResult {
                 Ok(files) if files.is_empty() => reports.push(failure(
                     path,
                     format!("no `*.toml` pack in directory {}", path.display()),
-                    cx.color,
+                    cx.err_color,
                 )),
                 Ok(files) => {
                     for f in files {
-                        reports.push(check(&f, &args.options.set, cx.color));
+                        reports.push(check(&f, &args.options.set, cx.err_color));
                     }
                 }
                 Err(e) => reports.push(failure(
                     path,
                     format!("cannot read directory {}: {e}", path.display()),
-                    cx.color,
+                    cx.err_color,
                 )),
             }
         } else {
-            reports.push(check(path, &args.options.set, cx.color));
+            reports.push(check(path, &args.options.set, cx.err_color));
         }
     }
     let failed = reports.iter().filter(|r| !r.ok).count();
+    let color = cx.out_color;
     if args.json {
         let packs: Vec<Value> = reports
             .iter()
@@ -79,11 +99,12 @@ pub fn run(args: &ValidateArgs, cx: &mut Context<'_>) -> CmdResult {
         print_json(cx.out, &json!({ "ok": failed == 0, "packs": packs }))?;
     } else {
         for r in &reports {
-            write!(cx.out, "{}", r.text)?;
+            write!(cx.err, "{}", r.text)?;
+            cx.err.flush()?;
             let tag = if r.ok {
-                paint(cx.color, GREEN, "ok  ")
+                paint(color, GREEN, "ok  ")
             } else {
-                paint(cx.color, RED, "FAIL")
+                paint(color, RED, "FAIL")
             };
             writeln!(cx.out, "{tag}  {}  ({})", r.path, r.summary)?;
         }
@@ -183,7 +204,8 @@ fn check(path: &Path, set: &[(String, String)], color: bool) -> Report {
     match smoke(pack.rules.clone()) {
         Ok(count) => {
             let mut summary = format!(
-                "{name}: {}, perft({SMOKE_DEPTH})={count}, {SMOKE_PLAYOUTS} playouts",
+                "{name}, {} of piece; played all {count} sequences of {SMOKE_DEPTH} moves from \
+                 the start and {SMOKE_PLAYOUTS} random games",
                 plural(kinds, "kind")
             );
             if !warnings.is_empty() {
@@ -208,7 +230,7 @@ fn check(path: &Path, set: &[(String, String)], color: bool) -> Report {
                 errors: vec![diagnostic_json(&d, &pack.sources)],
                 warnings,
                 text,
-                summary: format!("{name}: 1 error in the smoke run"),
+                summary: format!("{name}: 1 error when playing it"),
             }
         }
     }

@@ -64,10 +64,52 @@ fn no_colour_when_piped_or_with_no_color() {
         }
         let o = cmd.output().unwrap();
         assert_eq!(code(&o), 1);
-        let out = text(&o.stdout);
-        assert!(out.contains("unknown_names.toml:21:53"), "{out}");
-        assert!(!out.contains('\x1b'), "{out}");
+        let err = text(&o.stderr);
+        assert!(err.contains("unknown_names.toml:21:53"), "{err}");
+        assert!(!err.contains('\x1b'), "{err}");
+        assert!(!text(&o.stdout).contains('\x1b'));
     }
+    // `--color always` colours into a pipe, whatever NO_COLOR says.
+    let o = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args([
+            "--color",
+            "always",
+            "validate",
+            "tests/packs/bad/unknown_names.toml",
+        ])
+        .env("NO_COLOR", "1")
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(text(&o.stderr).contains('\x1b'), "{}", text(&o.stderr));
+}
+
+#[test]
+fn diagnostics_on_stderr_answers_on_stdout() {
+    let o = ply(&["validate", "tests/packs/bad/unknown_names.toml"], "");
+    assert_eq!(code(&o), 1);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(
+        out.starts_with("FAIL  tests/packs/bad/unknown_names.toml  (")
+            && out.ends_with("errors)\n"),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(err.contains("unknown_names.toml:21:53"), "{err}");
+    // `--json` is all on standard output, nothing on standard error.
+    let o = ply(
+        &["validate", "--json", "tests/packs/bad/unknown_names.toml"],
+        "",
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(text(&o.stderr), "");
+    let v: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(v["ok"], false);
+    // Errors of any command read `error: ...` on standard error.
+    let o = ply(&["moves", "rulesets/jungle.toml", "--from", "z9"], "");
+    assert_eq!(code(&o), 1);
+    assert_eq!(text(&o.stdout), "");
+    assert!(text(&o.stderr).starts_with("error: `z9` is not a cell"));
 }
 
 #[test]
@@ -81,10 +123,22 @@ fn play_piped_to_a_win() {
         ],
         "b6-c7\na1-a2\ne2-e3\nundo\nredo\nb6-b7\n",
     );
-    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
-    let out = text(&o.stdout);
-    assert!(out.contains("refused: RR cannot go b6-c7"), "{out}");
+    // The refused first line makes the piped session exit with 1, after the whole game.
+    assert_eq!(code(&o), 1, "{}", text(&o.stderr));
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(err.starts_with("error: RR cannot go b6-c7"), "{err}");
     assert!(out.ends_with("Result: RABBIT wins\n"), "{out}");
+    // Without the refused line, success.
+    let o = ply(
+        &[
+            "play",
+            "rulesets/cats_rabbits.toml",
+            "--position",
+            "7/1RR5/7/7/7/4CC2/RR6 RABBIT",
+        ],
+        "a1-a2\ne2-e3\nb6-b7\n",
+    );
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
 }
 
 #[test]
@@ -155,8 +209,33 @@ fn script_survives_garbage() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 6, "{out}");
     assert!(lines[0].starts_with("{\"error\""));
-    assert_eq!(lines[1], "false");
+    // Not an action (no name first): an error; a known action with bad arguments: false.
+    assert!(lines[1].starts_with("{\"error\""), "{}", lines[1]);
     assert_eq!(lines[2], "false");
     assert_eq!(lines[4], "false");
     assert_eq!(lines[5], "\"A\"");
+}
+
+#[test]
+fn script_answers_a_line_that_is_not_utf8() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["script", "rulesets/jungle_simplified.toml"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(b"[\"init\"]\n\xff\xfe\n[\"turn\"]\n")
+        .unwrap();
+    drop(input);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].contains("not UTF-8"), "{out}");
+    assert_eq!(lines[2], "\"A\"");
 }

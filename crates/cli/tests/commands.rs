@@ -16,7 +16,30 @@ const CR: &str = "rulesets/cats_rabbits.toml";
 fn validate_the_shipped_packs() {
     let r = ply(&["validate", "rulesets/"], "");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    // The summary says what was played, in words.
+    assert!(!r.out.contains("perft"), "{}", r.out);
+    assert!(
+        r.out
+            .contains("played all 12240 sequences of 3 moves from the start"),
+        "{}",
+        r.out
+    );
     insta::assert_snapshot!(r.out);
+}
+
+#[test]
+fn validate_colours_only_when_asked() {
+    let bad = "tests/packs/bad/unknown_names.toml";
+    // In-process the streams are buffers, so `auto` means no colour.
+    let plain = ply(&["validate", bad], "");
+    assert!(!plain.err.contains('\x1b') && !plain.out.contains('\x1b'));
+    let never = ply(&["--color", "never", "validate", bad], "");
+    assert_eq!(never.err, plain.err);
+    let always = ply(&["validate", bad, "--color", "always"], "");
+    assert!(always.out.contains("\x1b["), "{}", always.out);
+    assert!(always.err.contains("\x1b["), "{}", always.err);
+    let r = ply(&["--color", "sometimes", "validate", bad], "");
+    assert_eq!(r.code, 2);
 }
 
 #[test]
@@ -25,14 +48,17 @@ fn validate_each_bad_pack() {
         let rel = path.strip_prefix(root()).unwrap().to_str().unwrap();
         let r = ply(&["validate", rel], "");
         assert_eq!(r.code, 1, "{rel} validated:\n{}", r.out);
-        assert!(r.out.contains(&format!("FAIL  {rel}")), "{}", r.out);
+        // The verdict on standard output, the diagnostics on standard error.
+        assert!(r.out.starts_with(&format!("FAIL  {rel}")), "{}", r.out);
+        assert_eq!(r.out.lines().count(), 1, "{}", r.out);
         // A located error: file:line:col.
         assert!(
-            r.out.contains(".toml:") || r.out.contains(".inc:"),
+            r.err.contains(".toml:") || r.err.contains(".inc:"),
             "{}",
-            r.out
+            r.err
         );
-        insta::assert_snapshot!(r.out);
+        // As a terminal shows them: the diagnostics, then the verdict.
+        insta::assert_snapshot!(format!("{}{}", r.err, r.out));
     });
 }
 
@@ -90,14 +116,15 @@ fn validate_a_whole_directory_of_bad_packs_and_missing_paths() {
     std::fs::create_dir_all(&empty).unwrap();
     let r = ply(&["validate", empty.to_str().unwrap()], "");
     assert_eq!(r.code, 1);
-    assert!(r.out.contains("no `*.toml` pack"), "{}", r.out);
+    assert!(r.err.contains("no `*.toml` pack"), "{}", r.err);
+    assert!(!r.out.contains("no `*.toml` pack"), "{}", r.out);
 }
 
 #[test]
 fn validate_with_an_unknown_option() {
     let r = ply(&["validate", CR, "--set", "multi_hp=true"], "");
     assert_eq!(r.code, 1);
-    assert!(r.out.contains("did you mean `multi_hop`?"), "{}", r.out);
+    assert!(r.err.contains("did you mean `multi_hop`?"), "{}", r.err);
 }
 
 // -------------------------------------------------------------------------------------- show
@@ -118,9 +145,19 @@ fn show_says_why_make_and_unmake_take_the_general_path() {
     let checkers = root().join("rulesets/checkers.toml");
     let out = ok(&["show", checkers.to_str().unwrap()]);
     assert!(
-        out.contains("Make and unmake: general (promotion, end rules, tested after each move"),
+        out.contains(
+            "Playing and taking back moves: the general path (slower than the lean one) because \
+             of: promotion; end rules, tested after each move"
+        ),
         "{out}"
     );
+    // The lean path says what it is, not just its name.
+    let out = ok(&["show", JUNGLE]);
+    assert!(
+        out.contains("Playing and taking back moves: the lean path (the fastest: "),
+        "{out}"
+    );
+    assert!(!out.contains(": lean\n"), "{out}");
 }
 
 #[test]
@@ -349,34 +386,107 @@ const SCRIPT: &str =
 #[test]
 fn play_piped_to_a_win() {
     let r = ply(&["play", CR, "--position", NEAR_END], SCRIPT);
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("refused: RR cannot go b6-c7"), "{}", r.out);
-    assert!(r.out.contains("there is no piece on c1"), "{}", r.out);
+    // Refused lines (2, 3 and 4 of the input) make a piped session fail, after the game.
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(
+        r.err
+            .contains("error: RR cannot go b6-c7: no move of Rabbit goes there"),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err.contains("error: there is no piece on c1"),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err
+            .ends_with("error: 3 lines of the input refused (lines 2, 3, 4)\n"),
+        "{}",
+        r.err
+    );
+    assert!(!r.out.contains("error"), "{}", r.out);
     assert!(
         r.out.trim_end().ends_with("Result: RABBIT wins"),
         "{}",
         r.out
     );
     assert!(!r.out.contains("RABBIT> extra"), "{}", r.out);
-    insta::assert_snapshot!(r.out);
+    // The board once per move, the winning move marked and echoed in canonical notation.
+    assert_eq!(r.out.matches("RABBIT plays ").count(), 2, "{}", r.out);
+    assert!(r.out.contains("RABBIT plays b6-b7\n"), "{}", r.out);
+    assert!(r.out.contains("7  ^^[RR]^^ ^^"), "{}", r.out);
+    let (code, text) = common::transcript(&["play", CR, "--position", NEAR_END], SCRIPT);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn play_reads_moves_leniently_and_echoes_them_canonically() {
+    for typed in [
+        "a7 a6",
+        "A7-A6",
+        "a7xa6",
+        "a7:a6",
+        "a7a6",
+        "a7 - a6",
+        "  A7 a6  ",
+    ] {
+        let r = ply(&["play", JUNGLE], &format!("{typed}\n"));
+        assert_eq!(r.code, 0, "{typed}: {}", r.err);
+        assert!(r.out.contains("A plays a7-a6\n"), "{typed}: {}", r.out);
+        assert!(r.out.contains("B to move"), "{typed}: {}", r.out);
+    }
+    // A capture is echoed with `x`, however it was typed.
+    let r = ply(
+        &["play", CR, "--position", "7/7/7/2CC4/2RR4/7/RRRRRR4 CAT"],
+        "C4 C2\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("CAT plays c4xc2\n"), "{}", r.out);
+}
+
+#[test]
+fn play_marks_the_last_move_and_draws_owned_zones_apart_from_pieces() {
+    let r = ply(&["play", JUNGLE], "b8-b7\n");
+    let boards = r.out.matches("   a  b  c  d  e  f  g\n").count();
+    assert_eq!(
+        boards, 4,
+        "two boards, each with two column lines:\n{}",
+        r.out
+    );
+    assert!(r.out.contains("8  . [. ].  #a .  AC .  8"), "{}", r.out);
+    assert!(r.out.contains("7  AR[AD]AP .  AW .  AE 7"), "{}", r.out);
+    // An empty trap is `#a`, not `#A`, and the legend says so.
+    assert!(!r.out.contains("#A"), "{}", r.out);
+    assert!(
+        r.out
+            .contains("Terrain: ~~ water; #a trap of A, #b trap of B; @a den of A, @b den of B"),
+        "{}",
+        r.out
+    );
+    // Side by side: the separator between two marked cells is a bar.
+    let r = ply(&["play", JUNGLE], "a7-b7\n");
+    assert!(r.out.contains("7 [. |AR]AP .  AW"), "{}", r.out);
 }
 
 #[test]
 fn play_a_refused_move_names_the_rule() {
     let r = ply(&["play", JUNGLE], "e3-e4\na7-a6\ne3-e4\n");
-    assert_eq!(r.code, 0);
+    assert_eq!(r.code, 1);
     // A's turn: B's leopard is not A's to move; then on B's turn the river forbids it.
     assert!(
-        r.out.contains("belongs to B, who is not to move"),
+        r.err
+            .contains("error: the piece on e3 belongs to B, who is not to move"),
         "{}",
-        r.out
+        r.err
     );
     assert!(
-        r.out.contains(
-            "refused: BP cannot go e3-e4: rule `only-swimmers-in-water` forbids entering that cell"
+        r.err.contains(
+            "error: BP cannot go e3-e4: rule `only-swimmers-in-water` forbids entering that cell"
         ),
         "{}",
-        r.out
+        r.err
     );
     assert!(
         r.out.ends_with("End of input; the game is not finished.\n"),
@@ -398,6 +508,8 @@ fn play_against_random_moves_is_reproducible() {
         first.out
     );
     assert_eq!(ply(&args, input).out, first.out);
+    // One board per turn: the start, the answer to b1-b2, undo, redo.
+    assert_eq!(first.out.matches("to move\n").count(), 4, "{}", first.out);
     insta::assert_snapshot!(first.out);
 }
 
@@ -474,14 +586,15 @@ fn record_then_replay() {
         ],
         SCRIPT,
     );
-    assert_eq!(r.code, 0, "{}", r.err);
+    // The script has refused lines, so the session fails; the record is written all the same.
+    assert_eq!(r.code, 1, "{}", r.err);
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(
         text,
         "# Ply game record\nPack: rulesets/cats_rabbits.toml\nSet: multi_hop=true\n\
          Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n"
     );
-    let r = ply(&["replay", CR, path], "");
+    let r = ply(&["replay", path], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(r.err, "");
     assert!(
@@ -509,11 +622,11 @@ fn replay_a_record_of_a_whole_game() {
         std::fs::read_to_string(&file).unwrap().matches('-').count(),
         4
     );
-    let r = ply(&["replay", JUNGLE, path], "");
+    let r = ply(&["replay", path], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("Result: not finished"), "{}", r.out);
     // Replaying with another pack is a warning only (these two agree on the opening).
-    let r = ply(&["replay", SIMPLIFIED, path], "");
+    let r = ply(&["replay", path, "--pack", SIMPLIFIED], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.err.contains("warning:"), "{}", r.err);
     assert!(
@@ -530,7 +643,7 @@ fn replay_a_corrupted_record() {
     let good = "# a comment\nPack: rulesets/cats_rabbits.toml\nStart: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\n\n\
                 a1-a2 e2-e3\n# another\nb6-c7\n";
     std::fs::write(&file, good).unwrap();
-    let r = ply(&["replay", CR, path], "");
+    let r = ply(&["replay", path], "");
     assert_eq!(r.code, 1);
     assert_eq!(
         r.err,
@@ -552,11 +665,11 @@ fn replay_a_corrupted_record() {
     ];
     for (text, want) in cases {
         std::fs::write(&file, text).unwrap();
-        let r = ply(&["replay", CR, path], "");
+        let r = ply(&["replay", path, "--pack", CR], "");
         assert_eq!(r.code, 1, "{text}");
         assert!(r.err.contains(want), "{text}: {}", r.err);
     }
-    let r = ply(&["replay", CR, "no/such/record.txt"], "");
+    let r = ply(&["replay", "no/such/record.txt"], "");
     assert_eq!(r.code, 1);
     assert!(r.err.contains("cannot read the record"), "{}", r.err);
 }
@@ -566,7 +679,10 @@ fn replay_warns_about_unknown_headers_and_conflicting_options() {
     let file = temp_file("headers.txt");
     let path = file.to_str().unwrap();
     std::fs::write(&file, "Event: club night\nSet: multi_hop=false\n\nb1-b2\n").unwrap();
-    let r = ply(&["replay", CR, path, "--set", "multi_hop=true"], "");
+    let r = ply(
+        &["replay", path, "--pack", CR, "--set", "multi_hop=true"],
+        "",
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.err.contains(":1: unknown header `Event`"), "{}", r.err);
     assert!(
@@ -575,6 +691,93 @@ fn replay_warns_about_unknown_headers_and_conflicting_options() {
         r.err
     );
     assert!(r.out.contains("1 move replayed"), "{}", r.out);
+}
+
+#[test]
+fn replay_finds_the_pack_of_the_record() {
+    // A record whose `Pack` header is relative to the record's own directory.
+    let dir = temp_file("records");
+    std::fs::create_dir_all(dir.join("packs")).unwrap();
+    std::fs::copy(root().join(CR), dir.join("packs/cr.toml")).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, "Pack: packs/cr.toml\n\nb1-b2 c7-c6\n").unwrap();
+    let path = file.to_str().unwrap();
+    let r = ply(&["replay", path], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.err, "");
+    assert!(r.out.contains("2 moves replayed"), "{}", r.out);
+    // A header that names no file, and no header at all: errors that say what to do.
+    std::fs::write(&file, "Pack: nowhere/cr.toml\n\nb1-b2\n").unwrap();
+    let r = ply(&["replay", path], "");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err
+            .contains(":1: the record's pack `nowhere/cr.toml` is found neither"),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("--pack"), "{}", r.err);
+    std::fs::write(&file, "b1-b2\n").unwrap();
+    let r = ply(&["replay", path], "");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err
+            .contains("no `Pack` header; give the pack with --pack"),
+        "{}",
+        r.err
+    );
+    // --pack fills in for a missing header.
+    let r = ply(&["replay", path, "--pack", CR], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+}
+
+#[test]
+fn replay_step_by_step_and_to_a_move() {
+    let file = temp_file("steps.txt");
+    let path = file.to_str().unwrap();
+    std::fs::write(
+        &file,
+        "Pack: rulesets/cats_rabbits.toml\nStart: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\n\
+         Result: RABBIT wins\n\nA1-A2 e2-E3\nb6b7\n",
+    )
+    .unwrap();
+    let r = ply(&["replay", path, "--step"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    // The start and one board per move, each move numbered, canonical and marked.
+    assert_eq!(r.out.matches(" to move\n").count(), 3, "{}", r.out);
+    assert!(r.out.contains("1. RABBIT plays a1-a2\n"), "{}", r.out);
+    assert!(r.out.contains("2. CAT plays e2-e3\n"), "{}", r.out);
+    assert!(r.out.contains("3. RABBIT plays b6-b7\n"), "{}", r.out);
+    assert!(r.out.contains("7  ^^[RR]^^"), "{}", r.out);
+    insta::assert_snapshot!(r.out.replace(path, "GAME"));
+    // --to stops early: the Result header is not checked then.
+    let r = ply(&["replay", path, "--to", "2"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("Result: not finished"), "{}", r.out);
+    assert!(r.out.contains("2 of 3 moves replayed from"), "{}", r.out);
+    assert!(r.out.contains("[CC]"), "{}", r.out);
+    let r = ply(&["replay", path, "--to", "4"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("--to 4: the record"), "{}", r.err);
+    assert!(r.err.contains("has 3 moves"), "{}", r.err);
+}
+
+#[test]
+fn the_shipped_record_replays_to_its_result_from_anywhere() {
+    let r = ply(&["replay", "examples/jungle_game.txt", "--step"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.err, "");
+    assert!(r.out.contains("23. A plays d2-d1\n"), "{}", r.out);
+    assert!(
+        r.out
+            .ends_with("Result: A wins\n23 moves replayed from examples/jungle_game.txt\n")
+    );
+    // The header's `../rulesets/jungle.toml` is found from the record's directory, whatever
+    // the current directory: here an absolute record path, as from another directory.
+    let record = root().join("examples/jungle_game.txt");
+    let r = ply(&["replay", record.to_str().unwrap()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("Result: A wins"), "{}", r.out);
 }
 
 // ------------------------------------------------------------------------------------- bench
@@ -616,6 +819,8 @@ fn bench_is_deterministic_for_a_seed() {
     assert_eq!(r.code, 2, "{}", r.err);
 }
 
+// The hand-written engines are the `native` feature (`cargo test --workspace` turns it on).
+#[cfg(feature = "native")]
 #[test]
 fn bench_json_against_the_native_engine() {
     let args = [
@@ -659,6 +864,8 @@ fn bench_json_against_the_native_engine() {
     assert_eq!(again["make_unmake"]["pairs"], v["make_unmake"]["pairs"]);
 }
 
+// The hand-written engines are the `native` feature (`cargo test --workspace` turns it on).
+#[cfg(feature = "native")]
 #[test]
 fn bench_text_against_the_native_engine_and_without_one() {
     for set in ["multi_hop=true", "multi_hop=false"] {
@@ -703,6 +910,21 @@ fn bench_text_against_the_native_engine_and_without_one() {
         r.err
     );
     assert!(!r.out.contains("Native"), "{}", r.out);
+}
+
+/// Without the `native` feature (`cargo test -p ply-cli`), `--vs-native` says how to get it.
+#[cfg(not(feature = "native"))]
+#[test]
+fn bench_vs_native_without_the_feature_says_how_to_build_it() {
+    let r = ply(&["bench", CR, "--playouts", "2", "--vs-native"], "");
+    assert_eq!(r.code, 1);
+    assert_eq!(r.out, "");
+    assert!(
+        r.err.starts_with("error: --vs-native compares"),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("--features native"), "{}", r.err);
 }
 
 // ------------------------------------------------------------------------- usage and script

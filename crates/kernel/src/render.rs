@@ -1,10 +1,18 @@
 //! ASCII rendering of a position, with terrain marked.
 //!
 //! Every cell is drawn as wide as the widest piece code (at least two characters): a piece by
-//! its code; an empty cell by the mark of the first zone that holds it (followed by the owner's
-//! symbol for an owned zone, repeated for a shared one), or `.`. Columns are labelled with
-//! their letters and rows with their numbers from the bottom, as in human notation.
+//! its code; an empty cell by the mark of the first zone that holds it, or `.`. A shared zone
+//! repeats its mark (`~~`); an owned zone writes its mark then the owner's symbol in lower
+//! case (`#a` for a trap of player `A`), so that an empty cell never reads like a piece code,
+//! which is a symbol in upper case then a letter (`AL`). The legend under the board spells out
+//! every terrain drawing. Columns are labelled with their letters and rows with their numbers
+//! from the bottom, as in human notation.
+//!
+//! [`Position::render_marked`] also brackets given cells (`[AR]`), for instance the cells of
+//! the last move: brackets take the place of the spaces between cells, so that the columns stay
+//! aligned and the marking reads the same in a terminal, a pipe or a test snapshot.
 
+use crate::Cell;
 use crate::position::Position;
 use crate::spec::ZoneCells;
 use crate::status::Outcome;
@@ -14,11 +22,22 @@ impl Position {
     /// The board as text, with coordinates, the side to move (or the result) and a legend of
     /// the terrain marks.
     pub fn render(&self) -> String {
+        self.render_marked(&[])
+    }
+
+    /// The board as [`Position::render`] draws it, with each of `marked` drawn between
+    /// brackets: `[AR]`, and `[AR|. ]` for two marked cells side by side. Cells off the board
+    /// are ignored. With no cell marked, this is exactly [`Position::render`].
+    pub fn render_marked(&self, marked: &[Cell]) -> String {
         let rules = &self.rules;
         let core = rules.core();
         let g = rules.geometry();
         let w = core.code_width().max(2);
         let label = g.rows().to_string().len();
+        let is_marked = |r: usize, c: usize| {
+            g.rect_cell(r, c)
+                .is_some_and(|cell| g.contains(cell) && marked.contains(&cell))
+        };
         let mut out = String::new();
         let header = |out: &mut String| {
             let _ = write!(out, "{:label$} ", "");
@@ -32,7 +51,15 @@ impl Position {
             let rank = g.rows() - r;
             let _ = write!(out, "{rank:>label$} ");
             for c in 0..g.cols() {
-                out.push(' ');
+                // The separator before this cell: a bracket or a bar where a marked cell
+                // begins or ends.
+                let left = c > 0 && is_marked(r, c - 1);
+                out.push(match (left, is_marked(r, c)) {
+                    (false, false) => ' ',
+                    (false, true) => '[',
+                    (true, false) => ']',
+                    (true, true) => '|',
+                });
                 let Some(cell) = g.rect_cell(r, c) else {
                     continue;
                 };
@@ -45,7 +72,12 @@ impl Position {
                 };
                 out.push_str(&text);
             }
-            let _ = writeln!(out, " {rank}");
+            let end = if g.cols() > 0 && is_marked(r, g.cols() - 1) {
+                ']'
+            } else {
+                ' '
+            };
+            let _ = writeln!(out, "{end}{rank}");
         }
         header(&mut out);
         match self.outcome() {
@@ -60,16 +92,40 @@ impl Position {
         let legend: Vec<String> = core
             .zones()
             .iter()
-            .filter_map(|z| z.mark.map(|m| format!("{m} {}", z.name)))
+            .filter_map(|z| {
+                let mark = z.mark?;
+                Some(match &z.cells {
+                    ZoneCells::Shared(_) => format!("{} {}", mark.to_string().repeat(w), z.name),
+                    ZoneCells::Owned(parts) => (0..parts.len())
+                        .map(|p| {
+                            let player = crate::Player(p as u8);
+                            format!(
+                                "{} {} of {}",
+                                owned_mark(self, mark, player),
+                                z.name,
+                                core.player_name(player)
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })
+            })
             .collect();
         if !legend.is_empty() {
-            let _ = writeln!(out, "Terrain: {}", legend.join(", "));
+            let _ = writeln!(out, "Terrain: {}", legend.join("; "));
         }
         out.lines().map(|l| format!("{}\n", l.trim_end())).collect()
     }
 }
 
-fn terrain(pos: &Position, cell: crate::Cell, w: usize) -> String {
+/// How an empty cell of `player`'s part of an owned zone is drawn: the mark, then the owner's
+/// symbol in lower case.
+fn owned_mark(pos: &Position, mark: char, player: crate::Player) -> String {
+    let sym = pos.rules.core().player_symbol(player).to_lowercase();
+    format!("{mark}{sym}")
+}
+
+fn terrain(pos: &Position, cell: Cell, w: usize) -> String {
     let core = pos.rules.core();
     for z in core.zones() {
         let Some(mark) = z.mark else { continue };
@@ -78,8 +134,8 @@ fn terrain(pos: &Position, cell: crate::Cell, w: usize) -> String {
             ZoneCells::Owned(parts) => {
                 for (p, part) in parts.iter().enumerate() {
                     if part.contains(cell) {
-                        let sym = core.player_symbol(crate::Player(p as u8));
-                        return format!("{:<w$}", format!("{mark}{sym}"));
+                        let drawn = owned_mark(pos, mark, crate::Player(p as u8));
+                        return format!("{drawn:<w$}");
                     }
                 }
             }

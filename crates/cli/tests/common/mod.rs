@@ -63,3 +63,34 @@ pub fn temp_file(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
+
+/// A writer into a buffer that several writers share, so that standard output and standard
+/// error interleave as they would on a terminal.
+#[derive(Clone, Default)]
+pub struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs `ply ARGS` with `stdin` as its input; returns the exit code and what a terminal would
+/// show: standard output and standard error in the order they were written.
+pub fn transcript(args: &[&str], stdin: &str) -> (u8, String) {
+    at_root();
+    let mut input = stdin.as_bytes();
+    let both = Shared::default();
+    let (mut out, mut err) = (both.clone(), both.clone());
+    let code = {
+        let mut cx = Context::new(&mut input, &mut out, &mut err);
+        run_args(std::iter::once("ply").chain(args.iter().copied()), &mut cx)
+    };
+    let text = String::from_utf8(both.0.borrow().clone()).expect("UTF-8 output");
+    (code, text)
+}
