@@ -17,9 +17,8 @@
 use crate::common::PackArgs;
 use crate::common::load_pack;
 use crate::output::{CliError, CmdResult, Context, per_second, print_json, rate};
-use crate::rng::Rng;
 use clap::Args;
-use ply_kernel::{Move, MoveLimit, Outcome, Player, Position, Rules};
+use ply_kernel::{Move, MoveLimit, Outcome, Player, Position, Rng, Rules};
 use ply_lang::OptionValue;
 use serde_json::{Value, json};
 use std::hint::black_box;
@@ -110,7 +109,7 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Result<Measures, Mov
     };
     let mut position = Position::start(rules);
     let mut rng = Rng::new(args.seed);
-    let mut pick_fn = |n: usize| rng.pick(n);
+    let mut pick_fn = |n: usize| rng.below(n);
     let pick: &mut dyn FnMut(usize) -> usize = &mut pick_fn;
     let started = Instant::now();
     for _ in 0..args.playouts {
@@ -146,7 +145,7 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Result<Measures, Mov
             }
             samples.push((p.clone(), moves.len(), list.len()));
             moves.extend(list.iter());
-            let Some(chosen) = list.get(rng.pick(list.len())) else {
+            let Some(chosen) = list.get(rng.below(list.len())) else {
                 break;
             };
             p.make_unchecked(chosen);
@@ -231,7 +230,7 @@ pub fn measure_native(
     let mut rng = Rng::new(args.seed);
     let started = Instant::now();
     for _ in 0..args.playouts {
-        let p = engine.playout(&mut |n| rng.pick(n), args.max_plies);
+        let p = engine.playout(&mut |n| rng.below(n), args.max_plies);
         m.playouts += 1;
         m.plies += p.plies as u64;
         match p.winner {
@@ -248,7 +247,7 @@ pub fn measure_native(
 
     let mut rng = Rng::new(args.seed ^ SAMPLE_SEED);
     m.positions = engine.sample(
-        &mut |n| rng.pick(n),
+        &mut |n| rng.below(n),
         args.playouts.min(SAMPLE_GAMES),
         args.max_plies,
         SAMPLE_POSITIONS,

@@ -16,7 +16,6 @@ pub mod perft;
 pub mod play;
 pub mod record;
 pub mod replay;
-pub mod rng;
 pub mod script;
 pub mod show;
 pub mod validate;

@@ -17,9 +17,8 @@
 use crate::common::{PackArgs, game_at, load_pack, read_move, result_text};
 use crate::output::{CliError, CmdResult, Context, plural};
 use crate::record::Record;
-use crate::rng::Rng;
 use clap::{Args, ValueEnum};
-use ply_kernel::{Cell, Game, Player, Position, move_text};
+use ply_kernel::{Cell, Game, Player, Position, Rng, move_text};
 use std::path::PathBuf;
 
 /// Who plays the other side in `ply play`.
@@ -141,7 +140,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
         let side = game.side_to_move();
         if Some(side) == computer {
             let moves = game.legal_moves()?;
-            let Some(m) = moves.get(rng.pick(moves.len())) else {
+            let Some(m) = moves.get(rng.below(moves.len())) else {
                 continue;
             };
             writeln!(

@@ -12,9 +12,8 @@
 use crate::common::SetArgs;
 use crate::common::panic_message;
 use crate::output::{CliError, CmdResult, Context, GREEN, RED, paint, plural, print_json};
-use crate::rng::Rng;
 use clap::Args;
-use ply_kernel::{Position, Rules};
+use ply_kernel::{Outcome, Position, Rng, Rules, Status};
 use ply_lang::{Diagnostic, Severity, Sources};
 use serde_json::{Value, json};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -256,13 +255,32 @@ fn smoke(rules: Arc<Rules>) -> Result<u64, String> {
                 ));
             }
         }
+        // A game that cannot start is no game (a pack without pieces, say).
+        match start.status() {
+            Status::ToMove(_) => {}
+            Status::Over(o) => {
+                let result = match o {
+                    Outcome::Win(p) => format!("{} wins", rules.player_name(p)),
+                    Outcome::Draw => "a draw".to_string(),
+                };
+                return Err(format!(
+                    "the game is over before the first move ({result}): check [setup] and [end]"
+                ));
+            }
+            Status::Stuck(p) => {
+                return Err(format!(
+                    "{} has no legal move in the starting position: check [setup]",
+                    rules.player_name(p)
+                ));
+            }
+        }
         let limit =
             |e: ply_kernel::MoveLimit| format!("a position reached in play is refused: {e}");
         let count = start.perft(SMOKE_DEPTH).map_err(limit)?;
         let mut rng = Rng::new(SMOKE_SEED);
         for _ in 0..SMOKE_PLAYOUTS {
             start
-                .playout(&mut |n| rng.pick(n), SMOKE_MAX_PLIES)
+                .playout(&mut |n| rng.below(n), SMOKE_MAX_PLIES)
                 .map_err(limit)?;
         }
         Ok(count)

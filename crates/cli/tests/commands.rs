@@ -976,3 +976,34 @@ fn script_in_process() {
     assert!(lines[3].starts_with("{\"error\":"), "{}", lines[3]);
     assert_eq!(lines[4], "\"B\"");
 }
+
+#[test]
+fn validate_fails_a_pack_whose_game_cannot_start() {
+    // No [setup]: the first player has no piece, so no move, and no rule ends the game.
+    let path = temp_file("no_setup.toml");
+    std::fs::write(
+        &path,
+        "[game]\nplayers = [\"A\", \"B\"]\n[board]\nrows = 3\ncols = 3\n\
+         [pieces.Stone]\nletter = \"S\"\nmoves = [\"step orthogonal\"]\n",
+    )
+    .unwrap();
+    let r = ply(&["validate", path.to_str().unwrap()], "");
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(
+        r.err.contains("no legal move in the starting position"),
+        "{}",
+        r.err
+    );
+    // With a rule that ends a game without pieces, it is over before it starts.
+    let ends = temp_file("over_at_start.toml");
+    std::fs::write(
+        &ends,
+        "[game]\nplayers = [\"A\", \"B\"]\n[board]\nrows = 3\ncols = 3\n\
+         [pieces.Stone]\nletter = \"S\"\nmoves = [\"step orthogonal\"]\n\
+         [end.last-piece]\nwhen = 'count(pieces(opponent)) == 0'\nwinner = 'player'\n",
+    )
+    .unwrap();
+    let r = ply(&["validate", ends.to_str().unwrap()], "");
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(r.err.contains("over before the first move"), "{}", r.err);
+}
