@@ -19,6 +19,7 @@ use crate::position::{PlayEnv, Position, Undo};
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::status::{Outcome, Status};
+use crate::verdict::StaticEnv;
 use std::sync::Arc;
 
 /// A game being played: a position with its history.
@@ -136,12 +137,17 @@ impl Game {
         if piece.kind().index() >= rules.core().kind_count() {
             return refuse(PlaceErrorKind::NoSuchKind(piece.kind()));
         }
-        let env = PlayEnv {
-            mover: Some(Value::Piece(piece, cell)),
-            to: Some(cell),
-            placed: Some(&self.placed),
-            ..PlayEnv::new(&rules, &self.position.state, piece.owner())
-        };
+        let env = PlayEnv::new(
+            &rules,
+            &self.position.state,
+            StaticEnv {
+                mover: Some(Value::Piece(piece, cell)),
+                to: Some(cell),
+                player: Some(piece.owner()),
+                ..StaticEnv::default()
+            },
+        )
+        .placed(&self.placed);
         for (id, e) in &rules.place {
             if !e.test(rules.core(), &env).unwrap_or(false) {
                 return refuse(PlaceErrorKind::Forbidden(*id));

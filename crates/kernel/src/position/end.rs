@@ -7,6 +7,7 @@ use crate::piece::{KindId, PIECE_CODES, Piece, Player};
 use crate::rules::Rules;
 use crate::status::Outcome;
 use crate::tables::{EagerTest, EndCheck, NONE};
+use crate::verdict::StaticEnv;
 
 impl State {
     /// Decides the end rules of a position that was set up rather than reached by a move (the
@@ -36,7 +37,11 @@ impl State {
                     })
                 }
                 EndCheck::Dynamic(expr) => {
-                    let env = PlayEnv::new(rules, self, mover);
+                    let bound = StaticEnv {
+                        player: Some(mover),
+                        ..StaticEnv::default()
+                    };
+                    let env = PlayEnv::new(rules, self, bound);
                     expr.test(&rules.core, &env).unwrap_or(false)
                 }
             };
@@ -100,12 +105,17 @@ impl State {
         to: Cell,
         mover: Player,
     ) -> bool {
-        let env = PlayEnv {
-            mover: Some(Value::Piece(piece, to)),
-            from: Some(from),
-            to: Some(to),
-            ..PlayEnv::new(rules, self, mover)
-        };
+        let env = PlayEnv::new(
+            rules,
+            self,
+            StaticEnv {
+                mover: Some(Value::Piece(piece, to)),
+                from: Some(from),
+                to: Some(to),
+                player: Some(mover),
+                ..StaticEnv::default()
+            },
+        );
         expr.test(&rules.core, &env).unwrap_or(false)
     }
 
@@ -133,33 +143,30 @@ fn compare(op: crate::expr::BinOp, a: i64, b: i64) -> bool {
     }
 }
 
-/// The environment for expressions evaluated during play.
+/// The environment for expressions evaluated during play: the variables bound for the case
+/// at hand, and the position behind them.
 pub(crate) struct PlayEnv<'a> {
     pub rules: &'a Rules,
     pub state: &'a State,
-    pub mover: Option<Value>,
-    pub target: Option<Value>,
-    pub from: Option<Cell>,
-    pub to: Option<Cell>,
-    pub player: Player,
-    pub cell: Option<Cell>,
-    pub occupant: Option<Value>,
+    pub bound: StaticEnv,
     pub placed: Option<&'a [u16; PIECE_CODES]>,
 }
 
 impl<'a> PlayEnv<'a> {
-    pub fn new(rules: &'a Rules, state: &'a State, player: Player) -> PlayEnv<'a> {
+    pub fn new(rules: &'a Rules, state: &'a State, bound: StaticEnv) -> PlayEnv<'a> {
         PlayEnv {
             rules,
             state,
-            mover: None,
-            target: None,
-            from: None,
-            to: None,
-            player,
-            cell: None,
-            occupant: None,
+            bound,
             placed: None,
+        }
+    }
+
+    /// With the counts of pieces placed since set-up (for place rules).
+    pub fn placed(self, placed: &'a [u16; PIECE_CODES]) -> PlayEnv<'a> {
+        PlayEnv {
+            placed: Some(placed),
+            ..self
         }
     }
 }
@@ -167,17 +174,10 @@ impl<'a> PlayEnv<'a> {
 impl Env for PlayEnv<'_> {
     fn var(&self, var: Var) -> Option<Value> {
         match var {
-            Var::Mover => self.mover,
-            Var::Target => self.target,
-            Var::From => self.from.map(Value::Cell),
-            Var::To => self.to.map(Value::Cell),
-            Var::Player => Some(Value::Player(self.player)),
-            Var::Opponent => Some(Value::Player(self.player.other())),
-            Var::Cell => self.cell.map(Value::Cell),
-            Var::Occupant => self.occupant,
             Var::Clock => Some(Value::Int(self.state.clock as i64)),
             Var::Idle => Some(Value::Int(self.state.idle as i64)),
             Var::Repetitions => Some(Value::Int(self.state.repetitions())),
+            _ => self.bound.var(var),
         }
     }
 

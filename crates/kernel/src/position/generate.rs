@@ -16,7 +16,7 @@ use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
 use crate::tables::{BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, JUMP, QUIET, SLOW, Target, bit};
 use crate::tables::{Slot, StepGroup};
-use crate::verdict::refusal;
+use crate::verdict::{StaticEnv, refusal};
 use std::ops::ControlFlow;
 
 impl State {
@@ -160,9 +160,10 @@ impl State {
                     && self.cap_allowed(rules, t, occ)
                 {
                     let mv = Move::hop(from, Cell(t.to), t.rule, t.dir);
-                    sink.push(mv)?;
-                    if t.flags & CHAIN != 0 && !State::promotion_stops(rules, pc, t.to) {
-                        sink.escape(|f| self.chain_from(rules, t, pc, side, mv, f))?;
+                    if t.flags & CHAIN != 0 {
+                        sink.escape(|f| self.emit_hop(rules, t, pc, side, mv, f))?;
+                    } else {
+                        sink.push(mv)?;
                     }
                 }
                 continue;
@@ -263,15 +264,20 @@ impl State {
                 return Some(Cell(j.cell));
             }
             if !m.blocked.dynamic.is_empty() {
-                let env = PlayEnv {
-                    mover: Some(Value::Piece(Piece(pc), Cell(j.cell))),
-                    cell: Some(Cell(j.cell)),
-                    occupant: Some(match Piece::from_code(occ) {
-                        Some(o) => Value::Piece(o, Cell(j.cell)),
-                        None => Value::NoPiece,
-                    }),
-                    ..PlayEnv::new(rules, self, Piece(pc).owner())
-                };
+                let env = PlayEnv::new(
+                    rules,
+                    self,
+                    StaticEnv {
+                        mover: Some(Value::Piece(Piece(pc), Cell(j.cell))),
+                        cell: Some(Cell(j.cell)),
+                        occupant: Some(match Piece::from_code(occ) {
+                            Some(o) => Value::Piece(o, Cell(j.cell)),
+                            None => Value::NoPiece,
+                        }),
+                        player: Some(Piece(pc).owner()),
+                        ..StaticEnv::default()
+                    },
+                );
                 // The blocking predicate blocks when it holds (or cannot be evaluated).
                 if m.blocked
                     .dynamic
@@ -285,30 +291,46 @@ impl State {
         None
     }
 
-    /// The first capture check read during play that refuses `pc` on `from` taking `occ` on
-    /// `target_cell`, landing on `to`.
-    #[allow(clippy::too_many_arguments)]
+    /// The first capture check read during play that refuses `take`.
     pub(super) fn dynamic_capture_refusal(
         &self,
         rules: &Rules,
         m: &CompiledMove,
-        pc: u8,
-        from: Cell,
-        occ: u8,
-        target_cell: Cell,
-        to: Cell,
+        take: Take,
     ) -> Option<Reason> {
         if m.capture.dynamic.is_empty() {
             return None;
         }
-        let env = PlayEnv {
-            mover: Some(Value::Piece(Piece(pc), from)),
-            target: Some(Value::Piece(Piece(occ), target_cell)),
-            from: Some(from),
-            to: Some(to),
-            ..PlayEnv::new(rules, self, Piece(pc).owner())
-        };
+        let env = PlayEnv::new(
+            rules,
+            self,
+            StaticEnv {
+                mover: Some(Value::Piece(Piece(take.pc), take.from)),
+                target: Some(Value::Piece(Piece(take.occ), take.at)),
+                from: Some(take.from),
+                to: Some(take.to),
+                player: Some(Piece(take.pc).owner()),
+                ..StaticEnv::default()
+            },
+        );
         refusal(&rules.core, &m.capture.dynamic, &env)
+    }
+
+    /// The first check that refuses `take` by target `t`: the capture table (named by the
+    /// list it was filled from), the capture checks read during play, the enter checks read
+    /// during play.
+    fn capture_verdict(&self, rules: &Rules, t: &Target, take: Take) -> Result<(), Reason> {
+        let m = &rules.moves[t.rule as usize];
+        if !self.cap_allowed(rules, t, take.occ) {
+            return Err(self.static_capture_reason(rules, m, take));
+        }
+        if let Some(r) = self.dynamic_capture_refusal(rules, m, take) {
+            return Err(r);
+        }
+        match self.dynamic_enter_refusal(rules, m, take.pc, take.from, take.to) {
+            Some(r) => Err(r),
+            None => Ok(()),
+        }
     }
 
     /// The first enter check read during play that refuses `pc` going from `from` to `to`.
@@ -323,12 +345,17 @@ impl State {
         if m.dynamic_enter.is_empty() {
             return None;
         }
-        let env = PlayEnv {
-            mover: Some(Value::Piece(Piece(pc), from)),
-            from: Some(from),
-            to: Some(to),
-            ..PlayEnv::new(rules, self, Piece(pc).owner())
-        };
+        let env = PlayEnv::new(
+            rules,
+            self,
+            StaticEnv {
+                mover: Some(Value::Piece(Piece(pc), from)),
+                from: Some(from),
+                to: Some(to),
+                player: Some(Piece(pc).owner()),
+                ..StaticEnv::default()
+            },
+        );
         refusal(&rules.core, &m.dynamic_enter, &env)
     }
 
@@ -359,16 +386,18 @@ impl State {
             if occ == 0 || State::owner_of(occ) == side {
                 return Err(Reason::NothingToHop(pattern));
             }
-            let over = Cell(t.over);
-            if !self.cap_allowed(rules, t, occ) {
-                return Err(self.static_capture_reason(rules, m, pc, from, occ, over, to));
-            }
-            if let Some(r) = self.dynamic_capture_refusal(rules, m, pc, from, occ, over, to) {
-                return Err(r);
-            }
-            if let Some(r) = self.dynamic_enter_refusal(rules, m, pc, from, to) {
-                return Err(r);
-            }
+            let at = Cell(t.over);
+            self.capture_verdict(
+                rules,
+                t,
+                Take {
+                    pc,
+                    from,
+                    occ,
+                    at,
+                    to,
+                },
+            )?;
             return Ok(Move::hop(from, to, t.rule, t.dir));
         }
         if t.kind == JUMP
@@ -388,15 +417,18 @@ impl State {
         if t.flags & CAPTURE == 0 {
             return Err(Reason::NotEmpty(pattern));
         }
-        if !self.cap_allowed(rules, t, dest) {
-            return Err(self.static_capture_reason(rules, m, pc, from, dest, to, to));
-        }
-        if let Some(r) = self.dynamic_capture_refusal(rules, m, pc, from, dest, to, to) {
-            return Err(r);
-        }
-        if let Some(r) = self.dynamic_enter_refusal(rules, m, pc, from, to) {
-            return Err(r);
-        }
+        let occ = dest;
+        self.capture_verdict(
+            rules,
+            t,
+            Take {
+                pc,
+                from,
+                occ,
+                at: to,
+                to,
+            },
+        )?;
         Ok(Move::simple(from, to, t.rule, true))
     }
 
@@ -427,6 +459,7 @@ impl State {
     }
 
     /// Emits a legal first hop `mv` (target `t`), and the chains that follow it.
+    #[cold]
     fn emit_hop<B>(
         &self,
         rules: &Rules,
@@ -450,31 +483,6 @@ impl State {
         if m.complete && !extended {
             f.push(mv)?;
         }
-        ControlFlow::Continue(())
-    }
-
-    #[cold]
-    pub(super) fn chain_from<B>(
-        &self,
-        rules: &Rules,
-        t: &Target,
-        pc: u8,
-        side: Player,
-        mv: Move,
-        f: &mut dyn Emit<B>,
-    ) -> ControlFlow<B> {
-        let mut vacated = CellSet::EMPTY;
-        vacated.insert(mv.from());
-        vacated.insert(Cell(t.over));
-        self.chain(
-            rules,
-            &rules.moves[t.rule as usize],
-            pc,
-            side,
-            mv,
-            vacated,
-            f,
-        )?;
         ControlFlow::Continue(())
     }
 
@@ -510,10 +518,15 @@ impl State {
                 continue;
             }
             let (over, to) = (Cell(t.over), Cell(t.to));
+            let take = Take {
+                pc,
+                from: cur,
+                occ,
+                at: over,
+                to,
+            };
             if !self.cap_allowed(rules, t, occ)
-                || self
-                    .dynamic_capture_refusal(rules, m, pc, cur, occ, over, to)
-                    .is_some()
+                || self.dynamic_capture_refusal(rules, m, take).is_some()
                 || self.dynamic_enter_refusal(rules, m, pc, cur, to).is_some()
             {
                 continue;
@@ -579,4 +592,15 @@ impl<B> Sink for OnlyCaptures<'_, '_, B> {
     fn outline(&mut self, g: impl FnOnce(&mut Self) -> ControlFlow<B>) -> ControlFlow<B> {
         g(self)
     }
+}
+
+/// A capture being judged: the piece `pc` on `from` takes the piece `occ` on `at`, landing on
+/// `to` (the same cell but for a hop).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Take {
+    pub pc: u8,
+    pub from: Cell,
+    pub occ: u8,
+    pub at: Cell,
+    pub to: Cell,
 }

@@ -7,6 +7,7 @@
 //! table by the compiled list of checks that filled it: both through
 //! [`crate::verdict::first_refusal`], the function the compiler called.
 
+use super::generate::Take;
 use super::*;
 use crate::cell::Cell;
 use crate::compile::targets::geometry_of;
@@ -156,23 +157,18 @@ impl State {
     /// The capture check behind a cleared bit of a capture table: the compiled list the table
     /// was filled from, evaluated for this one case.
     #[cold]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn static_capture_reason(
         &self,
         rules: &Rules,
         m: &CompiledMove,
-        pc: u8,
-        from: Cell,
-        occ: u8,
-        target_cell: Cell,
-        to: Cell,
+        take: Take,
     ) -> Reason {
-        let attacker = Piece(pc);
+        let attacker = Piece(take.pc);
         let env = StaticEnv {
-            mover: Some(Value::Piece(attacker, from)),
-            target: Some(Value::Piece(Piece(occ), target_cell)),
-            from: Some(from),
-            to: Some(to),
+            mover: Some(Value::Piece(attacker, take.from)),
+            target: Some(Value::Piece(Piece(take.occ), take.at)),
+            from: Some(take.from),
+            to: Some(take.to),
             player: Some(attacker.owner()),
             ..StaticEnv::default()
         };
