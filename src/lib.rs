@@ -11,7 +11,8 @@ pub use ply_kernel::{
     Rng, RuleId, Rules, Section, Status, Undo, move_text, parse_path,
 };
 pub use ply_lang::{
-    Diagnostic, LoadError, Loc, OptionInfo, OptionValue, Pack, Severity, Sources, load, load_str,
+    Diagnostic, LoadError, Loc, OptionArg, OptionInfo, OptionValue, Options, Pack, Severity,
+    Sources, load, load_str, load_str_with, load_with,
 };
 
 /// For front ends other than the rules language: the unchecked description of a game that
