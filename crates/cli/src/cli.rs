@@ -21,9 +21,15 @@ use std::ffi::OsString;
 #[derive(Parser, Debug)]
 #[command(name = "ply", version, about, long_about = None)]
 pub struct Cli {
-    /// When to colour the output: `auto` colours a stream that is a terminal, unless the
-    /// `NO_COLOR` environment variable is set.
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    /// Colour: auto (a stream that is a terminal, unless NO_COLOR is set), always or never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value_t = ColorChoice::Auto,
+        value_name = "WHEN",
+        hide_possible_values = true
+    )]
     pub color: ColorChoice,
     /// The subcommand.
     #[command(subcommand)]
@@ -43,9 +49,9 @@ pub enum Command {
     Play(PlayArgs),
     /// Count move paths to a depth (perft), with time and nodes/s.
     Perft(PerftArgs),
-    /// Seeded random playouts and speed measurements.
+    /// Seeded random games and speed measurements.
     Bench(BenchArgs),
-    /// Check and replay a game record.
+    /// Check and replay a game record, at once or a board per move.
     Replay(ReplayArgs),
     /// A JSON-lines protocol on standard input and output, for other programs.
     Script(ScriptArgs),

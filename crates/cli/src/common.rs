@@ -1,5 +1,6 @@
-//! What several commands share: loading the pack, reading a position or a cell, naming a
-//! result.
+//! What several commands share: the pack and `--set` flags ([`PackArgs`], [`SetArgs`], flattened
+//! into each command's arguments so that every command spells them the same), loading the pack,
+//! reading a position, a cell or a move typed by a person, naming a result.
 
 use crate::output::{CliError, Context};
 use clap::Args;

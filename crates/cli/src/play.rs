@@ -114,7 +114,8 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
     match computer {
         Some(c) => writeln!(
             cx.out,
-            "{}: you play {}, {} plays random moves (seed {seed}). Type `help` for the commands.",
+            "{}: you play {}, {} plays random moves (seed {seed}: --seed {seed} plays the same \
+             ones again). Type `help` for the commands.",
             core.name(),
             core.player_name(human),
             core.player_name(c)

@@ -780,6 +780,20 @@ fn the_shipped_record_replays_to_its_result_from_anywhere() {
     assert!(r.out.contains("Result: A wins"), "{}", r.out);
 }
 
+#[test]
+fn the_readme_shows_what_the_first_command_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let command = "cargo run --release -- replay examples/jungle_game.txt --step";
+    let after = &readme[readme.find(command).expect("the first command")..];
+    let excerpt = &after[after.find("```text\n").unwrap() + 8..];
+    let excerpt = &excerpt[..excerpt.find("```").unwrap()];
+    let out = ok(&["replay", "examples/jungle_game.txt", "--step"]);
+    assert!(
+        out.contains(excerpt),
+        "the README's excerpt is not in:\n{out}"
+    );
+}
+
 // ------------------------------------------------------------------------------------- bench
 
 #[test]
