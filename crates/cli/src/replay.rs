@@ -127,7 +127,7 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
         let side = game.side_to_move();
         game.play_path(None, &path)
             .map_err(|e| at(m.line, &format!("move {}: {e}", m.text)))?;
-        if let Some(played) = game.history().last() {
+        if let Some(played) = game.last_move() {
             marked = game.position().path(played).to_vec();
             if args.step {
                 writeln!(

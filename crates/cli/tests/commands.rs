@@ -1021,3 +1021,56 @@ fn validate_fails_a_pack_whose_game_cannot_start() {
     assert_eq!(r.code, 1, "{}", r.out);
     assert!(r.err.contains("over before the first move"), "{}", r.err);
 }
+
+/// A 15x15 Cats and Rabbits with multiple hops, the cat in the middle and a rabbit on every
+/// cell of the other colour but the burrow's: its hop chains are far too many to list.
+fn exploding_pack() -> std::path::PathBuf {
+    let mut rabbits = Vec::new();
+    for r in 1..15u8 {
+        for c in 0..15u8 {
+            if (r + c) % 2 == 1 {
+                rabbits.push(format!("{}{}", (b'a' + c) as char, 15 - r));
+            }
+        }
+    }
+    let path = temp_file("exploding.toml");
+    let base = common::root().join(CR);
+    std::fs::write(
+        &path,
+        format!(
+            "extends = {base:?}\n[board]\nrows = 15\ncols = 15\n[zones.burrow]\ncells = \"a15:o15\"\n\
+             [options.multi_hop]\ndefault = true\n\
+             [setup.RABBIT]\nRabbit = \"{}\"\n[setup.CAT]\nCat = \"h8\"\n",
+            rabbits.join(" ")
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn a_position_with_too_many_moves_is_an_error_everywhere_not_a_hang() {
+    let pack = exploding_pack();
+    let pack = pack.to_str().unwrap();
+    let position = {
+        let r = ply(&["show", pack], "");
+        assert_eq!(r.code, 0, "{}", r.err);
+        r.out
+            .lines()
+            .find_map(|l| l.strip_prefix("Position: "))
+            .unwrap()
+            .replace(" RABBIT", " CAT")
+    };
+    let limit = "legal moves, the kernel's limit";
+    let chain = "past 21 hops, the kernel's limit";
+    let refused = |r: &common::Run| r.code == 1 && (r.err.contains(limit) || r.err.contains(chain));
+    let r = ply(&["moves", pack, "--position", &position], "");
+    assert!(refused(&r), "{} / {}", r.code, r.err);
+    let r = ply(&["perft", pack, "1", "--position", &position], "");
+    assert!(refused(&r), "{} / {}", r.code, r.err);
+    let r = ply(&["validate", pack], "");
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.err.contains("refused"), "{}", r.err);
+    let r = ply(&["play", pack, "--position", &position], "h8-h6\n");
+    assert!(r.err.contains(limit) || r.err.contains(chain), "{}", r.err);
+}

@@ -112,6 +112,11 @@ impl Game {
         self.position.moves_of(player)
     }
 
+    /// The last move played (and not taken back), if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|(m, _)| *m)
+    }
+
     /// The moves played so far, oldest first.
     pub fn history(&self) -> impl Iterator<Item = Move> + '_ {
         self.history.iter().map(|(m, _)| *m)
