@@ -136,3 +136,46 @@ impl Reader<'_> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Sources;
+    use crate::tree;
+
+    /// Reads `cells = VALUE` on a 5x4 board with a hole at a1: the cells, and the messages.
+    fn cells(value: &str) -> (Vec<String>, Vec<String>) {
+        let mut sources = Sources::default();
+        let text = format!("cells = {value}\n");
+        let file = sources.add("cells.toml", text.clone());
+        let mut diags = Vec::new();
+        let t = tree::parse(file, &text, &mut diags).unwrap();
+        let mut r = Reader::new(&sources);
+        let g = Geometry::new(5, 4).unwrap();
+        let mut on = *g.cells();
+        on.remove(g.parse_cell("a1").unwrap());
+        let g = g.restricted(on);
+        let found = r.cells(t.get("cells").unwrap(), &g);
+        (
+            found.iter().map(|(c, _)| g.name(*c).to_string()).collect(),
+            r.diags.iter().map(|d| d.message.clone()).collect(),
+        )
+    }
+
+    #[test]
+    fn names_ranges_and_pairs() {
+        assert_eq!(cells("\"b2 c3\"").0, ["b2", "c3"]);
+        // A range leaves out holes, and may have one as a corner.
+        assert_eq!(cells("\"a1:b2\"").0, ["a2", "b2", "b1"]);
+        assert_eq!(cells("[[0, 0], \"d1\"]").0, ["a5", "d1"]);
+        let (found, errors) = cells("\"a1 e9\"");
+        assert!(found.is_empty());
+        assert_eq!(
+            errors,
+            [
+                "`a1` is not a cell of this 5x4 board",
+                "`e9` is not a cell of this 5x4 board"
+            ]
+        );
+    }
+}
