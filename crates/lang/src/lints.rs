@@ -38,7 +38,7 @@ pub(crate) fn unused(u: &Uses<'_>) -> Vec<Diagnostic> {
                 u.top.entries.get("game").map(|e| e.key_loc),
                 "this pack has no [setup]: the game starts on an empty board",
             )
-            .help("add a `[setup.PLAYER]` table for each player, as in `[setup.A]` with `Stone = \"a1 b1\"`"),
+            .help("add a `[setup.PLAYER]` table for each player, with `KIND = \"CELLS\"` entries"),
         );
     }
     let used = &u.checker.used;

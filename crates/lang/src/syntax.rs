@@ -755,7 +755,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
                 "a jump needs `across ZONE`: the zone it jumps over",
             )
             .label("no `across ZONE`")
-            .help("write it as `jump DIRS across ZONE`, as in `jump orthogonal across water`");
+            .help("write it as `jump DIRS across ZONE`, naming one of the pack's zones");
         }
         convert_error(e)
     })?;
