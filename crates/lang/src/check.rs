@@ -238,6 +238,8 @@ pub struct Checker<'a> {
     copied: usize,
     /// Whether the expression being checked was already reported as too deep or too large.
     too_big: bool,
+    /// The whole expression being checked, where "too large" is reported.
+    top: Loc,
     /// Names of zones, options, definitions and tags that some expression used.
     pub used: HashSet<String>,
 }
@@ -263,6 +265,7 @@ impl<'a> Checker<'a> {
             depth: 0,
             copied: 0,
             too_big: false,
+            top: Loc::default(),
             used: HashSet::new(),
         }
     }
@@ -306,6 +309,7 @@ impl<'a> Checker<'a> {
         self.depth = 0;
         self.copied = 0;
         self.too_big = false;
+        self.top = text.loc(e.span);
         let (x, t) = self.value(e, text, scope, &Vec::new())?;
         // Fields, `abs` and the like become more than one node: measure what was built.
         if expr_depth(&x) > MAX_EXPR_DEPTH {
@@ -358,7 +362,7 @@ impl<'a> Checker<'a> {
         if self.copied > MAX_EXPR_NODES {
             if !self.too_big {
                 self.too_big = true;
-                let at = self.stack.first().map_or(loc, |s| s.1);
+                let at = self.top;
                 self.push(
                     Diagnostic::error(
                         Some(at),
