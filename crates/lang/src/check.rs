@@ -238,6 +238,8 @@ pub struct Checker<'a> {
     copied: usize,
     /// Whether the expression being checked was already reported as too deep or too large.
     too_big: bool,
+    /// The whole expression being checked, where "too large" is reported.
+    top: Loc,
     /// Names of zones, options, definitions and tags that some expression used.
     pub used: HashSet<String>,
 }
@@ -263,6 +265,7 @@ impl<'a> Checker<'a> {
             depth: 0,
             copied: 0,
             too_big: false,
+            top: Loc::default(),
             used: HashSet::new(),
         }
     }
@@ -306,6 +309,7 @@ impl<'a> Checker<'a> {
         self.depth = 0;
         self.copied = 0;
         self.too_big = false;
+        self.top = text.loc(e.span);
         let (x, t) = self.value(e, text, scope, &Vec::new())?;
         // Fields, `abs` and the like become more than one node: measure what was built.
         if expr_depth(&x) > MAX_EXPR_DEPTH {
@@ -358,7 +362,7 @@ impl<'a> Checker<'a> {
         if self.copied > MAX_EXPR_NODES {
             if !self.too_big {
                 self.too_big = true;
-                let at = self.stack.first().map_or(loc, |s| s.1);
+                let at = self.top;
                 self.push(
                     Diagnostic::error(
                         Some(at),
@@ -1195,4 +1199,93 @@ fn expr_size(e: &Expr, cap: usize) -> usize {
         todo.extend(parts(e));
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Loc;
+
+    fn world() -> World {
+        World {
+            players: vec!["A".into(), "B".into()],
+            kinds: vec!["Stone".into()],
+            zones: vec![("water".into(), false), ("home".into(), true)],
+            tags: vec!["swimmer".into()],
+            attributes: vec!["rank".into()],
+            options: vec![("deep".into(), OptionValue::Int(3))],
+            defs: Vec::new(),
+        }
+    }
+
+    fn text() -> Text {
+        Text {
+            whole: Loc::default(),
+            base: Some(0),
+        }
+    }
+
+    /// Checks `src` as a truth value of an enter rule: the expression, or the messages.
+    fn check(src: &str) -> Result<Expr, Vec<String>> {
+        let w = world();
+        let mut c = Checker::new(&w);
+        let e = syntax::parse_expr(src).expect("parses");
+        c.check(&e, text(), &ENTER, Ty::Bool)
+            .ok_or_else(|| c.diags.iter().map(|d| d.message.clone()).collect())
+    }
+
+    #[test]
+    fn a_piece_stands_for_its_cell_and_its_owner() {
+        let e = check("mover in water and home(mover) == home(mover) or mover == A").unwrap_err();
+        // Zones are not values, even owned ones with an argument.
+        assert!(e[0].contains("not a value"), "{e:?}");
+        assert!(matches!(
+            check("mover in water").unwrap(),
+            Expr::In(ref x, 0, None) if matches!(**x, Expr::CellOf(_))
+        ));
+        assert!(matches!(
+            check("mover == A").unwrap(),
+            Expr::Bin(BinOp::Eq, ref x, _) if matches!(**x, Expr::Owner(_))
+        ));
+    }
+
+    #[test]
+    fn options_are_folded_and_marked_used() {
+        let w = world();
+        let mut c = Checker::new(&w);
+        let e = syntax::parse_expr("mover.rank < deep").unwrap();
+        let x = c.check(&e, text(), &ENTER, Ty::Bool).unwrap();
+        assert!(matches!(x, Expr::Bin(BinOp::Lt, _, ref d) if **d == Expr::Lit(Value::Int(3))));
+        assert!(c.used.contains("option:deep"));
+    }
+
+    #[test]
+    fn types_and_scopes_are_checked() {
+        assert_eq!(
+            check("mover.rank").unwrap_err(),
+            ["An enter rule must be true or false, but this is a number"]
+        );
+        assert_eq!(
+            check("target.rank > 0").unwrap_err(),
+            ["unknown name `target`"]
+        );
+        assert_eq!(
+            check("no_moves(A)").unwrap_err(),
+            ["`no_moves` cannot be used in an enter rule"]
+        );
+        assert_eq!(
+            check("mover has water").unwrap_err(),
+            ["expected a tag after `has`"]
+        );
+    }
+
+    #[test]
+    fn compiled_depth_is_measured_without_recursion() {
+        let mut x = Expr::Lit(Value::Int(1));
+        for _ in 0..10 {
+            x = Expr::Neg(x.boxed());
+        }
+        assert_eq!(expr_depth(&x), 11);
+        assert_eq!(expr_size(&x, 5), 5);
+    }
 }

@@ -537,7 +537,11 @@ pub fn parse_expr(text: &str) -> Result<Expr, SyntaxError> {
     let mut pairs = Grammar::parse(Rule::expression, text).map_err(convert_error)?;
     let top = pairs.next().and_then(|p| p.into_inner().next());
     match top {
-        Some(e) => Ok(build_expr(e.into_inner(), text)?.expr),
+        Some(e) => {
+            let built = build_expr(e.into_inner(), text)?;
+            debug_assert_eq!(depth(&built.expr), built.depth);
+            Ok(built.expr)
+        }
         None => Err(SyntaxError::new(Span::default(), "expected an expression")),
     }
 }
@@ -751,7 +755,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
                 "a jump needs `across ZONE`: the zone it jumps over",
             )
             .label("no `across ZONE`")
-            .help("write it as `jump DIRS across ZONE`, as in `jump orthogonal across water`");
+            .help("write it as `jump DIRS across ZONE`, naming one of the pack's zones");
         }
         convert_error(e)
     })?;
@@ -895,6 +899,25 @@ mod tests {
             ExprKind::Binary(op, a, b) => format!("({} {} {})", show(a), op.text(), show(b)),
             ExprKind::If(c, a, b) => format!("(if {} then {} else {})", show(c), show(a), show(b)),
         }
+    }
+
+    #[test]
+    fn depth_is_measured_as_built() {
+        for (text, d) in [
+            ("1", 1),
+            ("a.b", 2),
+            ("not not a", 3),
+            ("1 + 2 + 3", 3),
+            ("f(1, g(2))", 3),
+            ("((((x))))", 1),
+            ("if a then b else c + 1", 3),
+        ] {
+            assert_eq!(depth(&parse_expr(text).unwrap()), d, "{text}");
+        }
+        let ok = format!("x{}", " + 1".repeat(MAX_EXPR_DEPTH - 1));
+        assert_eq!(depth(&parse_expr(&ok).unwrap()), MAX_EXPR_DEPTH);
+        let deep = format!("x{}", " + 1".repeat(MAX_EXPR_DEPTH));
+        assert_eq!(parse_expr(&deep).unwrap_err().message, too_deep_message());
     }
 
     #[test]

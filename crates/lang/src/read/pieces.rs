@@ -1,0 +1,381 @@
+//! `[pieces.*]`: the kinds of piece, read in two passes. The first takes what names and
+//! checks need (letters, attributes, tags); the second, once every name of the pack is known,
+//! reads the move patterns, whose conditions may name anything, and the promotions.
+use super::directions::{DIRECTION_WORDS, directions};
+use super::reader::Reader;
+use crate::check::{BLOCK, CONSTANT, Checker, ENTER, Ty, World};
+use crate::diag::Diagnostic;
+use crate::syntax;
+use crate::tree::{Node, Table, Value};
+use ply_kernel::expr::{Expr, Value as KValue, Var};
+use ply_kernel::spec::{CaptureMode, KindSpec, MoveSpec, Pattern, Promotion};
+use ply_kernel::{Dir, DirSet, KindId, PLAYERS};
+
+impl Reader<'_> {
+    /// The first pass over `[pieces]`: each kind's name, letter, attribute values and tags
+    /// (the tags of the pack, in order of first appearance, are returned with them).
+    pub(super) fn kinds(
+        &mut self,
+        pieces_t: &Table,
+        attributes: &[String],
+    ) -> (Vec<KindSpec>, Vec<String>) {
+        let mut kinds = Vec::new();
+        let mut tags: Vec<String> = Vec::new();
+        for (kname, e) in &pieces_t.entries {
+            self.locs.kinds.push(e.key_loc);
+            self.check_name(kname, e.key_loc, "a kind of piece");
+            let Some(t) = self.table(&e.node, &format!("[pieces.{kname}]")) else {
+                continue;
+            };
+            let attrs_ok = |k: &str| attributes.iter().any(|a| a == k);
+            let mut allowed = vec!["letter", "moves", "tags", "doc", "promote"];
+            allowed.extend(attributes.iter().map(String::as_str));
+            let before = self.diags.len();
+            t.check_keys(
+                &format!("[pieces.{kname}]"),
+                &allowed,
+                &attrs_ok,
+                &mut self.diags,
+            );
+            for d in &mut self.diags[before..] {
+                let key = t.entries.iter().find(|(_, e)| Some(e.key_loc) == d.loc);
+                if let Some((k, e)) = key
+                    && matches!(e.node.value, Value::Int(_))
+                {
+                    d.help = Some(format!(
+                        "to give pieces an attribute `{k}`, declare it: `attributes = [\"{k}\"]` in [game]"
+                    ));
+                }
+            }
+            let letter = match t.get("letter") {
+                Some(n) => self.str(n, "a piece's letter").unwrap_or("?").to_string(),
+                None => {
+                    self.err(e.key_loc, format!("piece `{kname}` has no `letter`"));
+                    "?".into()
+                }
+            };
+            let mut values = Vec::new();
+            for a in attributes {
+                values.push(match t.get(a) {
+                    Some(n) => self.int(n, &format!("attribute `{a}`")).unwrap_or(0),
+                    None => 0,
+                });
+            }
+            let mut own_tags = Vec::new();
+            if let Some(n) = t.get("tags") {
+                for (tag, loc) in self.string_items(n, "`tags`") {
+                    if !tags.contains(&tag) {
+                        self.check_name(&tag, loc, "a tag");
+                    }
+                    let i = match tags.iter().position(|x| *x == tag) {
+                        Some(i) => i,
+                        None => {
+                            tags.push(tag);
+                            tags.len() - 1
+                        }
+                    };
+                    own_tags.push(i);
+                }
+            }
+            kinds.push(KindSpec {
+                name: kname.clone(),
+                letter,
+                attrs: values,
+                tags: own_tags,
+                moves: Vec::new(),
+                promotion: None,
+            });
+        }
+
+        (kinds, tags)
+    }
+
+    /// The second pass over `[pieces]`, once every name is known: the move patterns and
+    /// promotions of each kind.
+    pub(super) fn moves(
+        &mut self,
+        pieces_t: &Table,
+        kinds: &mut [KindSpec],
+        checker: &mut Checker,
+        world: &World,
+        forward: &Option<[Dir; PLAYERS]>,
+    ) {
+        for (ki, (kname, e)) in pieces_t.entries.iter().enumerate() {
+            let mut locs = Vec::new();
+            let Value::Table(t) = &e.node.value else {
+                self.locs.moves.push(locs);
+                continue;
+            };
+            if let Some(moves) = t.get("moves") {
+                match &moves.value {
+                    Value::Array(items) => {
+                        for item in items {
+                            locs.push(item.loc);
+                            if let Some(m) = self.pattern(item, checker, world, forward) {
+                                if ki < kinds.len() {
+                                    kinds[ki].moves.push(m);
+                                }
+                            }
+                        }
+                    }
+                    other => self.err(
+                        moves.loc,
+                        format!(
+                            "`moves` of `{kname}` must be an array of strings, not {}",
+                            other.type_name()
+                        ),
+                    ),
+                }
+            }
+            if let Some(p) = t.get("promote")
+                && ki < kinds.len()
+            {
+                kinds[ki].promotion = self.promotion(kname, p, kinds, world);
+            }
+            self.locs.moves.push(locs);
+        }
+    }
+}
+
+impl Reader<'_> {
+    /// `promote = { to = "King", zone = "crown", ends_move = true }`.
+    pub(super) fn promotion(
+        &mut self,
+        kind: &str,
+        node: &Node,
+        kinds: &[KindSpec],
+        world: &World,
+    ) -> Option<Promotion> {
+        let t = self.table(node, &format!("`promote` of `{kind}`"))?;
+        t.check_keys(
+            "`promote`",
+            &["to", "zone", "ends_move"],
+            &|_| false,
+            &mut self.diags,
+        );
+        let (Some(to_n), Some(zone_n)) = (t.get("to"), t.get("zone")) else {
+            self.err(
+                node.loc,
+                "`promote` needs `to` (a kind) and `zone` (where it happens)",
+            );
+            return None;
+        };
+        let to_name = self.str(to_n, "`to`")?;
+        let Some(to) = kinds.iter().position(|k| k.name == to_name) else {
+            self.diags.push(
+                Diagnostic::error(
+                    Some(to_n.loc),
+                    format!("`{to_name}` is not a kind of piece"),
+                )
+                .suggest(to_name, kinds.iter().map(|k| k.name.as_str())),
+            );
+            return None;
+        };
+        let zone_name = self.str(zone_n, "`zone`")?;
+        let Some(zone) = world.zones.iter().position(|z| z.0 == zone_name) else {
+            self.diags.push(
+                Diagnostic::error(Some(zone_n.loc), format!("unknown zone `{zone_name}`"))
+                    .suggest(zone_name, world.zones.iter().map(|z| z.0.as_str())),
+            );
+            return None;
+        };
+        let ends_chain = match t.get("ends_move") {
+            Some(Node {
+                value: Value::Bool(b),
+                ..
+            }) => *b,
+            Some(n) => {
+                self.err(n.loc, "`ends_move` is true or false");
+                true
+            }
+            None => true,
+        };
+        Some(Promotion {
+            to: KindId::new(to)?,
+            zone,
+            ends_chain,
+        })
+    }
+
+    pub(super) fn pattern(
+        &mut self,
+        node: &Node,
+        checker: &mut Checker,
+        world: &World,
+        forward: &Option<[Dir; PLAYERS]>,
+    ) -> Option<MoveSpec> {
+        let s = self.str(node, "a move pattern")?;
+        let text = self.text_of(node);
+        let ast = match syntax::parse_pattern(s) {
+            Ok(a) => a,
+            Err(e) => {
+                let message = if e.message == syntax::too_deep_message() {
+                    e.message.clone()
+                } else {
+                    format!("syntax error in move pattern: {}", e.message)
+                };
+                let mut d = Diagnostic::error(Some(text.loc(e.span)), message)
+                    .label(e.label.clone().unwrap_or(e.message));
+                match (e.help, e.label) {
+                    (Some(h), _) => d = d.help(h),
+                    (None, None) => d = d.help("a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`"),
+                    (None, Some(_)) => {}
+                }
+                self.diags.push(d);
+                return None;
+            }
+        };
+        let mut dirs = [DirSet::default(); PLAYERS];
+        let mut ok = true;
+        for d in &ast.dirs {
+            match directions(&d.text, forward) {
+                Ok(sets) => {
+                    for p in 0..PLAYERS {
+                        dirs[p] = DirSet(dirs[p].0 | sets[p].0);
+                    }
+                }
+                Err(msg) => {
+                    ok = false;
+                    let mut diag = Diagnostic::error(Some(text.loc(d.span)), msg);
+                    if DIRECTION_WORDS.contains(&d.text.as_str()) {
+                        diag = diag.label("relative direction").help("add `forward = { A = \"up\", B = \"down\" }` (with your players' names) to [game]");
+                    } else {
+                        diag = diag
+                            .label("not a direction")
+                            .suggest(&d.text, DIRECTION_WORDS.iter().copied())
+                            .help_if_none(format!("directions: {}", DIRECTION_WORDS.join(", ")));
+                    }
+                    self.diags.push(diag);
+                }
+            }
+        }
+        let mode = match ast.mode.as_ref().map(|m| m.text.as_str()) {
+            Some("quiet") => CaptureMode::Quiet,
+            Some("capturing") => CaptureMode::Capturing,
+            _ => CaptureMode::Any,
+        };
+        let condition = match &ast.condition {
+            Some(c) => Some(checker.check(c, text, &ENTER, Ty::Bool).or_else(|| {
+                ok = false;
+                None
+            })?),
+            None => None,
+        };
+        let pattern = match &ast.kind {
+            syntax::PatternKind::Step => Pattern::Step,
+            syntax::PatternKind::Jump { zone, unless } => {
+                let Some(z) = world.zones.iter().position(|(n, _)| *n == zone.text) else {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Some(text.loc(zone.span)),
+                            format!("unknown zone `{}`", zone.text),
+                        )
+                        .label("not a zone")
+                        .suggest(
+                            &zone.text,
+                            world
+                                .zones
+                                .iter()
+                                .map(|z| z.0.as_str())
+                                .filter(|z| syntax::is_name(z)),
+                        ),
+                    );
+                    return None;
+                };
+                let blocked = match unless {
+                    Some(u) => Some(checker.check(u, text, &BLOCK, Ty::Bool)?),
+                    None => None,
+                };
+                Pattern::Jump { zone: z, blocked }
+            }
+            syntax::PatternKind::Hop {
+                over,
+                chain,
+                complete,
+            } => {
+                let over = match over {
+                    Some(o) => match checker.check_over(o, text)? {
+                        (Expr::Lit(KValue::Kind(k)), Ty::Kind) => {
+                            Some(Expr::Is(Expr::Var(Var::Target).boxed(), k))
+                        }
+                        (e, Ty::Bool) => Some(e),
+                        (_, t) => {
+                            self.err(
+                                text.loc(o.span),
+                                format!("`over` takes a kind of piece or a condition, not {t:?}"),
+                            );
+                            return None;
+                        }
+                    },
+                    None => None,
+                };
+                let chain = match chain {
+                    None => false,
+                    Some(None) => true,
+                    Some(Some(c)) => {
+                        let e = checker.check(c, text, &CONSTANT, Ty::Bool)?;
+                        match fold(&e) {
+                            Some(b) => b,
+                            None => {
+                                self.err(text.loc(c.span), "the condition of `chain` must be a constant: an option, or true or false");
+                                return None;
+                            }
+                        }
+                    }
+                };
+                Pattern::Hop {
+                    over,
+                    chain,
+                    complete: *complete,
+                }
+            }
+        };
+        if !ok {
+            return None;
+        }
+        Some(MoveSpec {
+            text: s.to_string(),
+            pattern,
+            dirs,
+            mode,
+            condition,
+        })
+    }
+}
+
+/// Folds a constant boolean expression (options are already literals).
+fn fold(e: &Expr) -> Option<bool> {
+    use ply_kernel::expr::BinOp;
+    match e {
+        Expr::Lit(KValue::Bool(b)) => Some(*b),
+        Expr::Not(x) => fold(x).map(|b| !b),
+        Expr::Bin(BinOp::And, a, b) => Some(fold(a)? && fold(b)?),
+        Expr::Bin(BinOp::Or, a, b) => Some(fold(a)? || fold(b)?),
+        Expr::Bin(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => {
+            let (Expr::Lit(x), Expr::Lit(y)) = (a.as_ref(), b.as_ref()) else {
+                return None;
+            };
+            match (x, y, op) {
+                (_, _, BinOp::Eq) => Some(x == y),
+                (_, _, BinOp::Ne) => Some(x != y),
+                (KValue::Int(x), KValue::Int(y), BinOp::Lt) => Some(x < y),
+                (KValue::Int(x), KValue::Int(y), BinOp::Le) => Some(x <= y),
+                (KValue::Int(x), KValue::Int(y), BinOp::Gt) => Some(x > y),
+                (KValue::Int(x), KValue::Int(y), BinOp::Ge) => Some(x >= y),
+                _ => None,
+            }
+        }
+        Expr::If(c, a, b) => {
+            if fold(c)? {
+                fold(a)
+            } else {
+                fold(b)
+            }
+        }
+        _ => None,
+    }
+}
