@@ -285,3 +285,20 @@ fn the_readme_documents_the_protocol() {
         assert_eq!(s.handle_line(a).to_string(), want, "{a}");
     }
 }
+
+/// Found by fuzzing: a board cleared (or set up piece by piece) that the end rules would judge
+/// over printed without a result, and read back as over. It now says it was set up, reads
+/// back as itself, and seed 000's answers (`winner` is null after `clear`) stay.
+#[test]
+fn a_cleared_board_reads_back_as_itself() {
+    let mut s = Session::new(rules("jungle_simplified.toml"));
+    assert_eq!(s.handle(&json!(["clear"])), json!(true));
+    assert_eq!(s.handle(&json!(["move", "A", 0, 0, 0, 1])), json!(false));
+    assert_eq!(s.handle(&json!(["winner"])), Value::Null);
+    let text = s.handle(&json!(["position"]));
+    assert_eq!(text, json!("7/7/7/7/7/7/7/7/7 A setup"));
+    let mut other = Session::new(rules("jungle_simplified.toml"));
+    assert_eq!(other.handle(&json!(["load", text.clone()])), json!(true));
+    assert_eq!(other.handle(&json!(["position"])), text);
+    assert_eq!(other.handle(&json!(["winner"])), Value::Null);
+}

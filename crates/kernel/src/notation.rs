@@ -4,8 +4,12 @@
 //! code (`AL`) and a run of empty cells a number; then, after a space, the name of the side to
 //! move; then optional fields: `clock=N` (plies since the last capture, written when the rules
 //! read it), `idle=N` (plies since the last capture or promotion, likewise), `winner=NAME` or
-//! `draw` once the game is over. The positions played before are not part of the string, so
-//! `repetitions` counts from the position read. For example the start of Jungle is
+//! `draw` once the game is over. A position read without a result is judged by the end rules
+//! as if the side not to move had just moved into it (as the same position reached by play
+//! would have been); `setup` marks a position that was set up piece by piece and is not to be
+//! judged so (it is written when the end rules would end it). The positions played before are
+//! not part of the string, so `repetitions` counts from the position read. For example the
+//! start of Jungle is
 //! `AL5AT/1AD3AC1/AR1AP1AW1AE/7/7/7/BE1BW1BP1BR/1BC3BD1/BT5BL A`.
 //!
 //! A move is written as its path of cells in human notation, joined by `-` for a plain move
@@ -84,6 +88,9 @@ impl Position {
                 let _ = write!(out, " winner={}", core.player_name(p));
             }
             Some(Outcome::Draw) => out.push_str(" draw"),
+            // A set-up position that the end rules would judge over (pieces placed one by
+            // one, say): written so, that it reads back as it is.
+            None if self.state.judge(rules).is_some() => out.push_str(" setup"),
             None => {}
         }
         out
@@ -192,6 +199,7 @@ impl Position {
             )
         })?;
         state.set_side(&rules, side);
+        let mut setup = false;
         for f in fields {
             let at = text.find(f).unwrap_or(0);
             if let Some(n) = f.strip_prefix("idle=") {
@@ -205,18 +213,31 @@ impl Position {
                     .player_by_name(name)
                     .ok_or_else(|| err(at, format!("`{name}` is not a player")))?;
                 state.outcome = Some(Outcome::Win(p));
+            } else if f == "setup" {
+                setup = true;
             } else if f == "draw" {
                 state.outcome = Some(Outcome::Draw);
             } else {
                 return Err(err(
                     at,
-                    format!("unknown field `{f}` (expected clock=N, idle=N, winner=NAME or draw)"),
+                    format!(
+                        "unknown field `{f}` (expected clock=N, idle=N, winner=NAME, draw or setup)"
+                    ),
                 ));
             }
         }
+        if setup && state.outcome.is_some() {
+            return Err(err(
+                text.find("setup").unwrap_or(0),
+                "`setup` (not judged by the end rules) and a result cannot go together",
+            ));
+        }
         state.remember();
-        // A position written without a result ends as the same position reached by a move.
-        state.settle(&rules);
+        // A position written without a result ends as the same position reached by a move,
+        // unless it says it was set up.
+        if !setup {
+            state.settle(&rules);
+        }
         Ok(Position { rules, state })
     }
 }

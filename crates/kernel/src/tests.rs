@@ -641,3 +641,30 @@ proptest! {
         game.undo();
     }
 }
+
+#[test]
+fn a_set_up_position_reads_back_as_itself() {
+    let mut s = features();
+    s.end.push(EndSpec {
+        name: "last-piece".into(),
+        when: bin(
+            BinOp::Eq,
+            Expr::Count(boxed(var(Var::Opponent)), None),
+            int(0),
+        ),
+        result: EndResult::Winner(var(Var::Player)),
+    });
+    let rules = rules_of(s);
+    // An empty board, as set up: the end rules would say B has won (A has no piece left).
+    let game = Game::empty(rules.clone());
+    assert_eq!(game.outcome(), None);
+    let text = game.position().to_position_string();
+    assert_eq!(text, "6/6/6/6/6/6 A setup");
+    let back = Position::from_position_string(rules.clone(), &text).unwrap();
+    assert_eq!(back.outcome(), None);
+    assert_eq!(back.to_position_string(), text);
+    // Without the mark, the same board is judged.
+    let judged = Position::from_position_string(rules.clone(), "6/6/6/6/6/6 A").unwrap();
+    assert_eq!(judged.outcome(), Some(Outcome::Win(Player::SECOND)));
+    assert!(Position::from_position_string(rules, "6/6/6/6/6/6 A setup winner=B").is_err());
+}

@@ -16,9 +16,13 @@ impl State {
     /// moved piece holds when it holds for some piece of that player where it stands. Rules
     /// about having no move are left for [`State::outcome`], as after a move.
     pub(crate) fn settle(&mut self, rules: &Rules) {
-        if self.outcome.is_some() {
-            return;
+        if self.outcome.is_none() {
+            self.outcome = self.judge(rules);
         }
+    }
+
+    /// What [`State::settle`] would decide, without deciding it.
+    pub(crate) fn judge(&self, rules: &Rules) -> Option<Outcome> {
         let mover = self.side.other();
         let about_the_move = Deps(Deps::MOVER.0 | Deps::FROM.0 | Deps::TO.0);
         for e in &rules.end {
@@ -46,10 +50,10 @@ impl State {
                 }
             };
             if fired {
-                self.outcome = Some(e.result[mover.slot()]);
-                return;
+                return Some(e.result[mover.slot()]);
             }
         }
+        None
     }
 
     /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
