@@ -532,8 +532,8 @@ fn one_error_per_site_and_cause_with_the_count_of_the_others() {
     assert!(errors[0].message.contains("at most 256"), "{errors:?}");
 }
 
-#[test]
-fn a_loaded_position_ends_as_the_same_position_reached_by_play() {
+/// The features game, won by taking the opponent's last piece.
+fn with_last_piece() -> Arc<Rules> {
     let mut s = features();
     s.end.push(EndSpec {
         name: "last-piece".into(),
@@ -544,7 +544,12 @@ fn a_loaded_position_ends_as_the_same_position_reached_by_play() {
         ),
         result: EndResult::Winner(var(Var::Player)),
     });
-    let rules = rules_of(s);
+    rules_of(s)
+}
+
+#[test]
+fn a_loaded_position_ends_as_the_same_position_reached_by_play() {
+    let rules = with_last_piece();
     // By play: A's stone takes B's last piece.
     let mut game = Game::from_position_string(rules.clone(), "6/6/6/6/BS5/AT5 A").unwrap();
     let status = game.play_path(None, &path(&rules, "a1-a2")).unwrap();
@@ -644,17 +649,7 @@ proptest! {
 
 #[test]
 fn a_set_up_position_reads_back_as_itself() {
-    let mut s = features();
-    s.end.push(EndSpec {
-        name: "last-piece".into(),
-        when: bin(
-            BinOp::Eq,
-            Expr::Count(boxed(var(Var::Opponent)), None),
-            int(0),
-        ),
-        result: EndResult::Winner(var(Var::Player)),
-    });
-    let rules = rules_of(s);
+    let rules = with_last_piece();
     // An empty board, as set up: the end rules would say B has won (A has no piece left).
     let game = Game::empty(rules.clone());
     assert_eq!(game.outcome(), None);

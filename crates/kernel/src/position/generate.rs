@@ -378,7 +378,7 @@ impl State {
         if dest != 0 && State::owner_of(dest) == side {
             return Err(Reason::OwnPiece);
         }
-        if t.kind == HOP {
+        let (occ, at) = if t.kind == HOP {
             if dest != 0 {
                 return Err(Reason::NotEmpty(pattern));
             }
@@ -386,38 +386,27 @@ impl State {
             if occ == 0 || State::owner_of(occ) == side {
                 return Err(Reason::NothingToHop(pattern));
             }
-            let at = Cell(t.over);
-            self.capture_verdict(
-                rules,
-                t,
-                Take {
-                    pc,
-                    from,
-                    occ,
-                    at,
-                    to,
-                },
-            )?;
-            return Ok(Move::hop(from, to, t.rule, t.dir));
-        }
-        if t.kind == JUMP
-            && let Some(cell) = self.blocked_cell(rules, m, t, pc)
-        {
-            return Err(Reason::Blocked(pattern, cell));
-        }
-        if dest == 0 {
-            if t.flags & QUIET == 0 {
-                return Err(Reason::OnlyCaptures(pattern));
+            (occ, Cell(t.over))
+        } else {
+            if t.kind == JUMP
+                && let Some(cell) = self.blocked_cell(rules, m, t, pc)
+            {
+                return Err(Reason::Blocked(pattern, cell));
             }
-            if let Some(r) = self.dynamic_enter_refusal(rules, m, pc, from, to) {
-                return Err(r);
+            if dest == 0 {
+                if t.flags & QUIET == 0 {
+                    return Err(Reason::OnlyCaptures(pattern));
+                }
+                if let Some(r) = self.dynamic_enter_refusal(rules, m, pc, from, to) {
+                    return Err(r);
+                }
+                return Ok(Move::simple(from, to, t.rule, false));
             }
-            return Ok(Move::simple(from, to, t.rule, false));
-        }
-        if t.flags & CAPTURE == 0 {
-            return Err(Reason::NotEmpty(pattern));
-        }
-        let occ = dest;
+            if t.flags & CAPTURE == 0 {
+                return Err(Reason::NotEmpty(pattern));
+            }
+            (dest, to)
+        };
         self.capture_verdict(
             rules,
             t,
@@ -425,11 +414,14 @@ impl State {
                 pc,
                 from,
                 occ,
-                at: to,
+                at,
                 to,
             },
         )?;
-        Ok(Move::simple(from, to, t.rule, true))
+        Ok(match t.kind {
+            HOP => Move::hop(from, to, t.rule, t.dir),
+            _ => Move::simple(from, to, t.rule, true),
+        })
     }
 
     /// Targets whose checks read the position, and hops that chain or must be completed.
