@@ -2,7 +2,7 @@
 //! hand-written engine for the same game.
 //!
 //! Measured, in this order: `--playouts` random playouts from the start
-//! ([`Position::playout`], moves picked by [`Rng::pick`]); perft to `--perft-depth` from the
+//! ([`Position::playout`], moves picked by [`Rng::below`](ply_kernel::Rng::below)); perft to `--perft-depth` from the
 //! start (make/unmake at every node); make + unmake of every legal move of positions sampled
 //! along random games ([`SAMPLE_GAMES`] games, at most [`SAMPLE_POSITIONS`] positions). The
 //! counts depend only on the pack and the seed; the times do not. With `--vs-native` the same

@@ -4,7 +4,7 @@
 //! every name is resolved to an index. The kernel evaluates an `Expr` in two ways:
 //!
 //! - at load time, over every combination of its inputs, to fill lookup tables (see
-//!   [`crate::rules`]); the [`Deps`] of an expression say which inputs those are;
+//!   [`crate::Rules::new`]); the [`Deps`] of an expression say which inputs those are;
 //! - during play, for the few expressions that read the position itself (piece counts, whether
 //!   a player can move), through an [`Env`] backed by the game state.
 //!
@@ -46,7 +46,7 @@ pub enum Var {
     /// Plies played since the last capture or promotion.
     Idle,
     /// How many times the current position (pieces and side to move) occurred before, since
-    /// the last capture or promotion (within the last [`crate::rules::REPETITION_WINDOW`] plies).
+    /// the last capture or promotion (within the last [`crate::REPETITION_WINDOW`] plies).
     Repetitions,
 }
 

@@ -118,7 +118,7 @@ pub struct EndSpec {
 }
 
 /// Everything a game is, unchecked. A front end (the rules language) fills it in and
-/// [`Rules::new`] checks and compiles it.
+/// [`crate::Rules::new`] checks and compiles it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RulesSpec {
     /// The game's name.

@@ -4,7 +4,8 @@ use crate::limits::MAX_HOPS;
 use crate::piece::{PLAYERS, Player};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-/// What [`Position::make`] returns so that [`Position::unmake`] can restore the position.
+/// What [`crate::Position::make_unchecked`] returns so that [`crate::Position::unmake_unchecked`]
+/// can restore the position.
 pub struct Undo {
     pub(super) step: StepUndo,
     /// For a hop chain, the pieces hopped after the first (which is `step.captured()`).
