@@ -17,27 +17,108 @@
 
 use crate::cell::Cell;
 use crate::moves::Move;
-use crate::piece::{PLAYERS, Player};
+use crate::piece::Player;
 use crate::position::{Position, State};
 use crate::rules::Rules;
 use crate::status::Outcome;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-/// A position string that cannot be read.
+/// What is wrong in a position string (see [`PositionError`]). Rows are counted from 1 at the
+/// top, as the string writes them.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad position string at character {}: {message}", .offset + 1)]
+pub enum PositionErrorKind {
+    /// A row has too few cells before the next `/`.
+    #[error("row {row} has {cells} cells, not {cols}")]
+    ShortRow {
+        /// The row.
+        row: usize,
+        /// Its cells.
+        cells: usize,
+        /// The board's columns.
+        cols: usize,
+    },
+    /// A row has more cells than the board has columns.
+    #[error("row {row} is wider than {cols} cells")]
+    WideRow {
+        /// The row.
+        row: usize,
+        /// The board's columns.
+        cols: usize,
+    },
+    /// More rows than the board has.
+    #[error("more than {rows} rows")]
+    TooManyRows {
+        /// The board's rows.
+        rows: usize,
+    },
+    /// Too few rows, or a last row too short.
+    #[error("the board must have {rows} rows of {cols} cells")]
+    Shape {
+        /// The board's rows.
+        rows: usize,
+        /// The board's columns.
+        cols: usize,
+    },
+    /// A run of empty cells that is not a number, or is 0.
+    #[error("a run of empty cells must be a number from 1, not `{0}`")]
+    BadRun(String),
+    /// Text that is no piece code of the game.
+    #[error("`{text}` is not a piece code of {game}")]
+    NotACode {
+        /// The text (its first characters).
+        text: String,
+        /// The game's name.
+        game: String,
+    },
+    /// A piece on a hole of the board.
+    #[error("{0} stands on a cell that is not on the board")]
+    OnAHole(String),
+    /// Nothing after the board.
+    #[error("the side to move is missing")]
+    NoSide,
+    /// A name that is no player of the game.
+    #[error("`{name}` is not a player (expected {expected})")]
+    NotAPlayer {
+        /// The name.
+        name: String,
+        /// The players' names, joined with `or`.
+        expected: String,
+    },
+    /// A clock field that is not a number.
+    #[error("bad {field} `{text}`")]
+    BadClock {
+        /// `clock` or `idle clock`.
+        field: &'static str,
+        /// The text.
+        text: String,
+    },
+    /// A field that is none of the known ones.
+    #[error("unknown field `{0}` (expected clock=N, idle=N, winner=NAME, draw or setup)")]
+    UnknownField(String),
+    /// `setup` with a result.
+    #[error("`setup` (not judged by the end rules) and a result cannot go together")]
+    SetupWithResult,
+}
+
+/// A position string that cannot be read: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad position string at character {}: {kind}", .offset + 1)]
 pub struct PositionError {
     /// Byte offset of the problem in the string.
     pub offset: usize,
     /// What is wrong.
-    pub message: String,
+    pub kind: PositionErrorKind,
 }
 
-fn err(offset: usize, message: impl Into<String>) -> PositionError {
-    PositionError {
-        offset,
-        message: message.into(),
+fn err(offset: usize, kind: PositionErrorKind) -> PositionError {
+    PositionError { offset, kind }
+}
+
+fn bad_clock(field: &'static str, text: &str) -> PositionErrorKind {
+    PositionErrorKind::BadClock {
+        field,
+        text: text.to_string(),
     }
 }
 
@@ -117,13 +198,17 @@ impl Position {
                 if col != g.cols() {
                     return Err(err(
                         i,
-                        format!("row {} has {col} cells, not {}", row + 1, g.cols()),
+                        PositionErrorKind::ShortRow {
+                            row: row + 1,
+                            cells: col,
+                            cols: g.cols(),
+                        },
                     ));
                 }
                 row += 1;
                 col = 0;
                 if row >= g.rows() {
-                    return Err(err(i, format!("more than {} rows", g.rows())));
+                    return Err(err(i, PositionErrorKind::TooManyRows { rows: g.rows() }));
                 }
                 i += 1;
             } else if b.is_ascii_digit() {
@@ -131,17 +216,19 @@ impl Position {
                 while i < bytes.len() && bytes[i].is_ascii_digit() {
                     i += 1;
                 }
-                let n: usize = board[start..i]
-                    .parse()
-                    .map_err(|_| err(start, "bad number"))?;
-                if n == 0 {
-                    return Err(err(start, "a run of empty cells cannot be 0"));
-                }
+                let run = &board[start..i];
+                let n: usize = match run.parse() {
+                    Ok(n) if n > 0 => n,
+                    _ => return Err(err(start, PositionErrorKind::BadRun(run.to_string()))),
+                };
                 col += n;
                 if col > g.cols() {
                     return Err(err(
                         start,
-                        format!("row {} is wider than {} cells", row + 1, g.cols()),
+                        PositionErrorKind::WideRow {
+                            row: row + 1,
+                            cols: g.cols(),
+                        },
                     ));
                 }
             } else {
@@ -150,21 +237,24 @@ impl Position {
                     let shown: String = rest.chars().take(3).collect();
                     return Err(err(
                         i,
-                        format!("`{shown}` is not a piece code of {}", core.name()),
+                        PositionErrorKind::NotACode {
+                            text: shown,
+                            game: core.name().to_string(),
+                        },
                     ));
                 };
                 if col >= g.cols() {
                     return Err(err(
                         i,
-                        format!("row {} is wider than {} cells", row + 1, g.cols()),
+                        PositionErrorKind::WideRow {
+                            row: row + 1,
+                            cols: g.cols(),
+                        },
                     ));
                 }
                 let cell = g.rect_cell(row, col).unwrap_or(Cell(0));
                 if !g.contains(cell) {
-                    return Err(err(
-                        i,
-                        format!("{code} stands on a cell that is not on the board"),
-                    ));
+                    return Err(err(i, PositionErrorKind::OnAHole(code.to_string())));
                 }
                 state.put(&rules, *piece, cell);
                 col += 1;
@@ -175,61 +265,54 @@ impl Position {
         if row + 1 != g.rows() || col != g.cols() {
             return Err(err(
                 board_end,
-                format!(
-                    "the board must have {} rows of {} cells",
-                    g.rows(),
-                    g.cols()
-                ),
+                PositionErrorKind::Shape {
+                    rows: g.rows(),
+                    cols: g.cols(),
+                },
             ));
         }
         let mut fields = text[board_end..].split(' ').filter(|f| !f.is_empty());
         let side_name = fields
             .next()
-            .ok_or_else(|| err(text.len(), "the side to move is missing"))?;
-        let side = core.player_by_name(side_name).ok_or_else(|| {
-            let names: Vec<&str> = (0..PLAYERS as u8)
-                .map(|p| core.player_name(Player(p)))
-                .collect();
+            .ok_or_else(|| err(text.len(), PositionErrorKind::NoSide))?;
+        let not_a_player = |name: &str, at: usize| {
+            let names: Vec<&str> = Player::ALL.iter().map(|p| core.player_name(*p)).collect();
             err(
-                board_end + 1,
-                format!(
-                    "`{side_name}` is not a player (expected {})",
-                    names.join(" or ")
-                ),
+                at,
+                PositionErrorKind::NotAPlayer {
+                    name: name.to_string(),
+                    expected: names.join(" or "),
+                },
             )
-        })?;
+        };
+        let side = core
+            .player_by_name(side_name)
+            .ok_or_else(|| not_a_player(side_name, board_end + 1))?;
         state.set_side(&rules, side);
         let mut setup = false;
         for f in fields {
             let at = text.find(f).unwrap_or(0);
             if let Some(n) = f.strip_prefix("idle=") {
-                state.idle = n
-                    .parse()
-                    .map_err(|_| err(at, format!("bad idle clock `{n}`")))?;
+                state.idle = n.parse().map_err(|_| err(at, bad_clock("idle clock", n)))?;
             } else if let Some(n) = f.strip_prefix("clock=") {
-                state.clock = n.parse().map_err(|_| err(at, format!("bad clock `{n}`")))?;
+                state.clock = n.parse().map_err(|_| err(at, bad_clock("clock", n)))?;
             } else if let Some(name) = f.strip_prefix("winner=") {
                 let p = core
                     .player_by_name(name)
-                    .ok_or_else(|| err(at, format!("`{name}` is not a player")))?;
+                    .ok_or_else(|| not_a_player(name, at))?;
                 state.outcome = Some(Outcome::Win(p));
             } else if f == "setup" {
                 setup = true;
             } else if f == "draw" {
                 state.outcome = Some(Outcome::Draw);
             } else {
-                return Err(err(
-                    at,
-                    format!(
-                        "unknown field `{f}` (expected clock=N, idle=N, winner=NAME, draw or setup)"
-                    ),
-                ));
+                return Err(err(at, PositionErrorKind::UnknownField(f.to_string())));
             }
         }
         if setup && state.outcome.is_some() {
             return Err(err(
                 text.find("setup").unwrap_or(0),
-                "`setup` (not judged by the end rules) and a result cannot go together",
+                PositionErrorKind::SetupWithResult,
             ));
         }
         state.remember();

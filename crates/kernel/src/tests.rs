@@ -663,3 +663,37 @@ fn a_set_up_position_reads_back_as_itself() {
     assert_eq!(judged.outcome(), Some(Outcome::Win(Player::SECOND)));
     assert!(Position::from_position_string(rules, "6/6/6/6/6/6 A setup winner=B").is_err());
 }
+
+#[test]
+fn a_bad_position_string_says_where_and_what_as_data() {
+    use crate::notation::PositionErrorKind as K;
+    let rules = rules_of(features());
+    let kind = |text: &str| Position::from_position_string(rules.clone(), text).unwrap_err();
+    let e = kind("6/6/6/6/6/5 A");
+    assert_eq!((e.offset, e.kind), (11, K::Shape { rows: 6, cols: 6 }));
+    let e = kind("6/AT5/6/6/6/6 C");
+    assert!(
+        matches!(e.kind, K::NotAPlayer { ref name, .. } if name == "C"),
+        "{e}"
+    );
+    assert_eq!(kind("6/6/6/6/6/0 A").kind, K::BadRun("0".into()));
+    assert!(matches!(kind("6/XX4/6/6/6/6 A").kind, K::NotACode { .. }));
+    assert_eq!(
+        kind("6/6/6/6/6/6 A turbo").kind,
+        K::UnknownField("turbo".into())
+    );
+    assert_eq!(kind("6/6/6/6/6/6").kind, K::NoSide);
+    let e = kind("5/6/6/6/6/6 A");
+    assert_eq!(
+        e.kind,
+        K::ShortRow {
+            row: 1,
+            cells: 5,
+            cols: 6
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "bad position string at character 2: row 1 has 5 cells, not 6"
+    );
+}
