@@ -6,9 +6,10 @@
 
 pub use ply_kernel::{
     Cell, CellName, CellSet, Core, Dir, DirSet, Game, Geometry, KindId, MAX_EXPR_DEPTH, MAX_HOPS,
-    MAX_MOVES, Move, MoveError, MoveErrorKind, MoveLimit, MoveList, NotationError, Outcome,
-    PatternId, Piece, PlaceError, PlaceErrorKind, Player, Playout, Position, PositionError,
-    PositionErrorKind, Reason, Rng, RuleId, Rules, Section, Status, Undo, move_text, parse_path,
+    MAX_MOVES, Move, MoveError, MoveErrorKind, MoveLimit, MoveList, NotationError,
+    NotationErrorKind, Outcome, PatternId, Piece, PlaceError, PlaceErrorKind, Player, Playout,
+    Position, PositionError, PositionErrorKind, Reason, Rng, RuleId, Rules, Section, Status, Undo,
+    move_text, parse_path,
 };
 pub use ply_lang::{
     Diagnostic, LoadError, Loc, OptionArg, OptionInfo, OptionValue, Options, Pack, Severity,

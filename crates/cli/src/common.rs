@@ -119,8 +119,7 @@ pub fn read_move(rules: &Rules, text: &str) -> Result<Vec<Cell>, String> {
         .filter(|c| !c.is_whitespace())
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    parse_path(rules, &compact)
-        .map_err(|e| format!("`{}` is not a move: {}", text.trim(), e.message))
+    parse_path(rules, &compact).map_err(|e| format!("`{}` is not a move: {}", text.trim(), e.kind))
 }
 
 /// How a game stands, in words, if it is over or stuck: `A wins`, `draw`, or `no legal move

@@ -109,7 +109,9 @@ pub use game::Game;
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
 pub use limits::{MAX_HOPS, MAX_MOVES, MoveLimit};
 pub use moves::{Move, MoveList};
-pub use notation::{NotationError, PositionError, PositionErrorKind, move_text, parse_path};
+pub use notation::{
+    NotationError, NotationErrorKind, PositionError, PositionErrorKind, move_text, parse_path,
+};
 pub use piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
 pub use position::{Playout, Position, Undo};
 pub use reason::{PatternId, Reason, RuleId, Section};

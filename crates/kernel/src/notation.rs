@@ -336,22 +336,36 @@ pub fn move_text(rules: &Rules, m: &Move) -> String {
         .join(sep)
 }
 
+/// What is wrong with a move in notation (see [`NotationError`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationErrorKind {
+    /// Something other than a cell where a cell was expected; the text from there.
+    #[error("expected a cell such as `a1` at `{0}`")]
+    ExpectedCell(String),
+    /// A cell name this board does not have.
+    #[error("`{0}` is not a cell of this board")]
+    NotACell(String),
+    /// Fewer than two cells.
+    #[error("a move needs at least two cells")]
+    TooFewCells,
+}
+
 /// Text that is not a move in notation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{text}` is not a move: {message}")]
+#[error("`{text}` is not a move: {kind}")]
 pub struct NotationError {
     /// The text.
     pub text: String,
     /// What is wrong.
-    pub message: String,
+    pub kind: NotationErrorKind,
 }
 
 /// Reads a move's path from notation (`a7-a6`, `a7a6`, `c1xc3xe3`); the cells must exist.
 pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError> {
     let g = rules.geometry();
-    let bad = |message: String| NotationError {
+    let bad = |kind| NotationError {
         text: text.to_string(),
-        message,
+        kind,
     };
     let t = text.trim();
     let mut cells = Vec::new();
@@ -364,10 +378,7 @@ pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError>
         }
         let start = i;
         if !b[i].is_ascii_lowercase() {
-            return Err(bad(format!(
-                "expected a cell such as `a1` at `{}`",
-                &t[i..]
-            )));
+            return Err(bad(NotationErrorKind::ExpectedCell(t[i..].to_string())));
         }
         i += 1;
         while i < b.len() && b[i].is_ascii_digit() {
@@ -376,11 +387,11 @@ pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError>
         let name = &t[start..i];
         let cell = g
             .parse_cell(name)
-            .ok_or_else(|| bad(format!("`{name}` is not a cell of this board")))?;
+            .ok_or_else(|| bad(NotationErrorKind::NotACell(name.to_string())))?;
         cells.push(cell);
     }
     if cells.len() < 2 {
-        return Err(bad("a move needs at least two cells".into()));
+        return Err(bad(NotationErrorKind::TooFewCells));
     }
     Ok(cells)
 }
