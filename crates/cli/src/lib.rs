@@ -6,8 +6,9 @@
 //!
 //! - [`cli`]: the top-level parser (with the global `--color`) and the dispatch; no command
 //!   module imports it back.
-//! - one module per command: [`validate`], [`show`], [`moves`], [`play`], [`perft`], [`bench`],
-//!   [`replay`], and [`script`], which also holds the JSON-lines protocol's [`script::Session`].
+//! - one module per command: [`validate`], [`show`], [`moves`], [`play`], [`perft`],
+//!   [`bench`](mod@bench), [`replay`], and [`script`], which also holds the JSON-lines
+//!   protocol's [`script::Session`].
 //! - [`common`]: the shared flags (the pack, `--set`), loading, the lenient move reader.
 //! - [`output`]: the streams, colour, errors and exit codes. [`record`]: game records.
 //!
