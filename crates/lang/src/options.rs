@@ -1,12 +1,10 @@
 //! Option values a caller gives a pack: typed (`true`, `3`), or as text (`"true"`, as a
-//! command line has them). Each is read by the type the pack declares for the option, and a
-//! value of the wrong type, or for an option the pack does not declare, is a located error of
-//! the load like any other.
+//! command line has them). The reader of `[options]` takes each by the type the pack declares
+//! for the option; a value of the wrong type, or for an option the pack does not declare, is an
+//! error of the load like any other.
 
 use crate::check::OptionValue;
-use crate::diag::LoadError;
-use crate::pack::{Pack, load, load_str};
-use std::path::Path;
+use std::fmt;
 
 /// One option value, typed or as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,13 +15,12 @@ pub enum OptionArg {
     Text(String),
 }
 
-impl OptionArg {
-    /// The value as text, as the loader reads it.
-    fn text(&self) -> String {
+impl fmt::Display for OptionArg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OptionArg::Value(OptionValue::Bool(b)) => b.to_string(),
-            OptionArg::Value(OptionValue::Int(i)) => i.to_string(),
-            OptionArg::Text(t) => t.clone(),
+            OptionArg::Value(OptionValue::Bool(b)) => write!(f, "{b}"),
+            OptionArg::Value(OptionValue::Int(i)) => write!(f, "{i}"),
+            OptionArg::Text(t) => f.write_str(t),
         }
     }
 }
@@ -97,12 +94,9 @@ impl Options {
         self.values.iter().map(|(n, v)| (n.as_str(), v))
     }
 
-    /// The values as the loader reads them: name and text.
-    fn texts(&self) -> Vec<(String, String)> {
-        self.values
-            .iter()
-            .map(|(n, v)| (n.clone(), v.text()))
-            .collect()
+    /// Values given as `(name, text)` pairs.
+    pub fn from_texts(set: &[(String, String)]) -> Options {
+        set.iter().map(|(n, v)| (n.clone(), v.clone())).collect()
     }
 }
 
@@ -113,19 +107,10 @@ impl<N: Into<String>, V: Into<OptionArg>> FromIterator<(N, V)> for Options {
     }
 }
 
-/// [`load`] with typed option values.
-pub fn load_with(path: impl AsRef<Path>, options: &Options) -> Result<Pack, LoadError> {
-    load(path, &options.texts())
-}
-
-/// [`load_str`] with typed option values.
-pub fn load_str_with(name: &str, text: &str, options: &Options) -> Result<Pack, LoadError> {
-    load_str(name, text, &options.texts())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load_with;
 
     const CR: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -9,6 +9,7 @@
 use crate::diag::{Diagnostic, LoadError, Severity, Sources, collapse};
 use crate::input;
 use crate::lints;
+use crate::options::Options;
 use crate::read::{OptionInfo, Reader};
 use crate::tree::{self, Table};
 use crate::write;
@@ -41,8 +42,14 @@ impl Pack {
     }
 }
 
-/// Loads the pack at `path`, with option values given as `(name, value)` text pairs.
+/// Loads the pack at `path`, with option values given as `(name, value)` text pairs (as a
+/// command line has them; [`load_with`] takes them typed).
 pub fn load(path: impl AsRef<Path>, set: &[(String, String)]) -> Result<Pack, LoadError> {
+    load_with(path, &Options::from_texts(set))
+}
+
+/// Loads the pack at `path`, with typed option values.
+pub fn load_with(path: impl AsRef<Path>, options: &Options) -> Result<Pack, LoadError> {
     let path = path.as_ref();
     let mut sources = Sources::default();
     let mut diags = Vec::new();
@@ -54,23 +61,28 @@ pub fn load(path: impl AsRef<Path>, set: &[(String, String)]) -> Result<Pack, Lo
         &mut diags,
         &mut Vec::new(),
     );
-    finish(tree, set, sources, diags)
+    finish(tree, options, sources, diags)
 }
 
 /// Loads a pack from text. `name` is shown in messages; `extends` paths are relative to the
 /// current directory.
 pub fn load_str(name: &str, text: &str, set: &[(String, String)]) -> Result<Pack, LoadError> {
+    load_str_with(name, text, &Options::from_texts(set))
+}
+
+/// [`load_str`] with typed option values.
+pub fn load_str_with(name: &str, text: &str, options: &Options) -> Result<Pack, LoadError> {
     let mut sources = Sources::default();
     let mut diags = Vec::new();
     let file = sources.add(name, text);
     let tree = tree::parse(file, text, &mut diags)
         .and_then(|t| input::extend(t, Path::new("."), &mut sources, &mut diags, &mut Vec::new()));
-    finish(tree, set, sources, diags)
+    finish(tree, options, sources, diags)
 }
 
 fn finish(
     tree: Option<Table>,
-    set: &[(String, String)],
+    set: &Options,
     sources: Sources,
     mut diags: Vec<Diagnostic>,
 ) -> Result<Pack, LoadError> {

@@ -28,6 +28,7 @@ use game::Game;
 use crate::check::{CAPTURE, Checker, ENTER, PLACE, World};
 use crate::diag::Diagnostic;
 use crate::lints;
+use crate::options::Options;
 use crate::tree::Table;
 use ply_kernel::Geometry;
 use ply_kernel::spec::{RulesSpec, ZoneCells};
@@ -42,7 +43,7 @@ const TOP_KEYS: &[&str] = &[
 
 impl Reader<'_> {
     /// Reads every section of `top`, with the option values `set` by the caller.
-    pub(crate) fn read(&mut self, top: &Table, set: &[(String, String)]) -> Option<Built> {
+    pub(crate) fn read(&mut self, top: &Table, set: &Options) -> Option<Built> {
         top.check_keys("the pack", TOP_KEYS, &|_| false, &mut self.diags);
         let game = self.section(top, "game");
         let board = self.section(top, "board");

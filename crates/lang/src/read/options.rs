@@ -3,6 +3,7 @@
 use super::reader::Reader;
 use crate::check::OptionValue;
 use crate::diag::Diagnostic;
+use crate::options::{OptionArg, Options};
 use crate::tree::{Node, Table, Value};
 
 /// A declared option, with the value in force.
@@ -19,7 +20,7 @@ pub struct OptionInfo {
 }
 
 impl Reader<'_> {
-    pub(super) fn options(&mut self, t: &Table, set: &[(String, String)]) -> Vec<OptionInfo> {
+    pub(super) fn options(&mut self, t: &Table, set: &Options) -> Vec<OptionInfo> {
         let mut out = Vec::new();
         for (name, e) in &t.entries {
             self.check_name(name, e.key_loc, "an option");
@@ -91,8 +92,8 @@ impl Reader<'_> {
                 doc,
             });
         }
-        for (name, value) in set {
-            let Some(o) = out.iter_mut().find(|o| o.name == *name) else {
+        for (name, value) in set.iter() {
+            let Some(o) = out.iter_mut().find(|o| o.name == name) else {
                 let names: Vec<&str> = t.entries.keys().map(String::as_str).collect();
                 let d = Diagnostic::error(None, format!("unknown option `{name}`"))
                     .suggest(name, names.iter().copied())
@@ -104,9 +105,12 @@ impl Reader<'_> {
                 self.diags.push(d);
                 continue;
             };
-            let parsed = match o.default {
-                OptionValue::Bool(_) => value.parse().ok().map(OptionValue::Bool),
-                OptionValue::Int(_) => value.parse().ok().map(OptionValue::Int),
+            let parsed = match (o.default, value) {
+                (OptionValue::Bool(_), OptionArg::Text(t)) => t.parse().ok().map(OptionValue::Bool),
+                (OptionValue::Int(_), OptionArg::Text(t)) => t.parse().ok().map(OptionValue::Int),
+                (OptionValue::Bool(_), OptionArg::Value(v @ OptionValue::Bool(_)))
+                | (OptionValue::Int(_), OptionArg::Value(v @ OptionValue::Int(_))) => Some(*v),
+                (_, OptionArg::Value(_)) => None,
             };
             match parsed {
                 Some(v) => o.value = v,
