@@ -191,15 +191,7 @@ impl Game {
 
     /// Plays a move, which must be legal here; otherwise changes nothing and says why.
     pub fn play(&mut self, m: Move) -> Result<Status, MoveError> {
-        let path = self.position.path(m);
-        let legal = self
-            .legal_moves()
-            .map_err(|l| MoveError::new(crate::MoveErrorKind::Limit(l), &path, self.rules()))?;
-        // A move made elsewhere is played as the legal move with its path, if there is one.
-        let m = match legal.iter().any(|x| x == m) {
-            true => m,
-            false => self.find_move(None, &path)?,
-        };
+        let m = self.position.checked(m)?;
         Ok(self.play_legal(m))
     }
 

@@ -316,19 +316,19 @@ impl State {
         refusal(&rules.core, &m.capture.dynamic, &env)
     }
 
-    /// The first check that refuses `take` by target `t`: the capture table (named by the
-    /// list it was filled from), the capture checks read during play, the enter checks read
-    /// during play.
-    fn capture_verdict(&self, rules: &Rules, t: &Target, take: Take) -> Result<(), Reason> {
+    /// The first check that refuses `take` by target `t`: the capture table
+    /// ([`Refusal::Table`], named only when asked, by [`State::name`]), the capture checks read
+    /// during play, the enter checks read during play.
+    fn capture_verdict(&self, rules: &Rules, t: &Target, take: Take) -> Result<(), Refusal> {
         let m = &rules.moves[t.rule as usize];
         if !self.cap_allowed(rules, t, take.occ) {
-            return Err(self.static_capture_reason(rules, m, take));
+            return Err(Refusal::Table(take));
         }
         if let Some(r) = self.dynamic_capture_refusal(rules, m, take) {
-            return Err(r);
+            return Err(Refusal::Because(r));
         }
         match self.dynamic_enter_refusal(rules, m, take.pc, take.from, take.to) {
-            Some(r) => Err(r),
+            Some(r) => Err(Refusal::Because(r)),
             None => Ok(()),
         }
     }
@@ -370,40 +370,40 @@ impl State {
         pc: u8,
         from: Cell,
         side: Player,
-    ) -> Result<Move, Reason> {
+    ) -> Result<Move, Refusal> {
         let m = &rules.moves[t.rule as usize];
         let pattern = PatternId(t.rule);
         let to = Cell(t.to);
         let dest = self.board[t.to as usize];
         if dest != 0 && State::owner_of(dest) == side {
-            return Err(Reason::OwnPiece);
+            return Err(Reason::OwnPiece.into());
         }
         let (occ, at) = if t.kind == HOP {
             if dest != 0 {
-                return Err(Reason::NotEmpty(pattern));
+                return Err(Reason::NotEmpty(pattern).into());
             }
             let occ = self.board[t.over as usize];
             if occ == 0 || State::owner_of(occ) == side {
-                return Err(Reason::NothingToHop(pattern));
+                return Err(Reason::NothingToHop(pattern).into());
             }
             (occ, Cell(t.over))
         } else {
             if t.kind == JUMP
                 && let Some(cell) = self.blocked_cell(rules, m, t, pc)
             {
-                return Err(Reason::Blocked(pattern, cell));
+                return Err(Reason::Blocked(pattern, cell).into());
             }
             if dest == 0 {
                 if t.flags & QUIET == 0 {
-                    return Err(Reason::OnlyCaptures(pattern));
+                    return Err(Reason::OnlyCaptures(pattern).into());
                 }
                 if let Some(r) = self.dynamic_enter_refusal(rules, m, pc, from, to) {
-                    return Err(r);
+                    return Err(r.into());
                 }
                 return Ok(Move::simple(from, to, t.rule, false));
             }
             if t.flags & CAPTURE == 0 {
-                return Err(Reason::NotEmpty(pattern));
+                return Err(Reason::NotEmpty(pattern).into());
             }
             (dest, to)
         };
@@ -517,10 +517,7 @@ impl State {
                 at: over,
                 to,
             };
-            if !self.cap_allowed(rules, t, occ)
-                || self.dynamic_capture_refusal(rules, m, take).is_some()
-                || self.dynamic_enter_refusal(rules, m, pc, cur, to).is_some()
-            {
+            if self.capture_verdict(rules, t, take).is_err() {
                 continue;
             }
             if mv.hops() >= MAX_HOPS {
@@ -589,10 +586,25 @@ impl<B> Sink for OnlyCaptures<'_, '_, B> {
 /// A capture being judged: the piece `pc` on `from` takes the piece `occ` on `at`, landing on
 /// `to` (the same cell but for a hop).
 #[derive(Copy, Clone, Debug)]
-pub(super) struct Take {
+pub(crate) struct Take {
     pub pc: u8,
     pub from: Cell,
     pub occ: u8,
     pub at: Cell,
     pub to: Cell,
+}
+
+/// Why a target is refused: a reason, or a cleared bit of its capture table, which generation
+/// needs no name for and an explanation names by the list the table was filled from
+/// ([`State::name`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Refusal {
+    Because(Reason),
+    Table(Take),
+}
+
+impl From<Reason> for Refusal {
+    fn from(r: Reason) -> Refusal {
+        Refusal::Because(r)
+    }
 }

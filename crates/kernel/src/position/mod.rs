@@ -152,12 +152,17 @@ impl Position {
     /// Where the game stands: over, a side to move, or a side to move that has no legal move
     /// while no rule ends the game ([`Status::Stuck`]).
     pub fn status(&self) -> Status {
-        match self.outcome() {
-            Some(o) => Status::Over(o),
-            None if !self.state.has_move(&self.rules, self.state.side) => {
-                Status::Stuck(self.state.side)
-            }
-            None => Status::ToMove(self.state.side),
+        let side = self.state.side;
+        if let Some(o) = self.state.outcome {
+            return Status::Over(o);
+        }
+        // One look for a move decides both a deferred "no legal move" rule and being stuck.
+        if self.state.has_move(&self.rules, side) {
+            return Status::ToMove(side);
+        }
+        match self.rules.deferred {
+            Some(i) => Status::Over(self.rules.end[i].result[side.other().slot()]),
+            None => Status::Stuck(side),
         }
     }
 
@@ -293,15 +298,21 @@ impl Position {
     /// Plays `m` if it is a legal move here, returning what [`Position::unmake_unchecked`]
     /// needs to take it back; otherwise changes nothing and says why.
     pub fn play(&mut self, m: Move) -> Result<Undo, MoveError> {
+        let m = self.checked(m)?;
+        Ok(self.make_unchecked(m))
+    }
+
+    /// `m` if it is a legal move here; a move made elsewhere is taken as the legal move with its
+    /// path, if there is one; otherwise why not.
+    pub(crate) fn checked(&self, m: Move) -> Result<Move, MoveError> {
+        let path = self.path(m);
         let legal = self
             .legal_moves()
-            .map_err(|l| MoveError::new(MoveErrorKind::Limit(l), &self.path(m), &self.rules))?;
+            .map_err(|l| MoveError::new(MoveErrorKind::Limit(l), &path, &self.rules))?;
         if legal.iter().any(|x| x == m) {
-            return Ok(self.make_unchecked(m));
+            return Ok(m);
         }
-        // A move made elsewhere is played as the legal move with its path, if there is one.
-        let found = self.find_move(None, &self.path(m))?;
-        Ok(self.make_unchecked(found))
+        self.find_move(None, &path)
     }
 
     /// Plays a move **that was generated for this very position**, returning what

@@ -7,7 +7,7 @@
 //! table by the compiled list of checks that filled it: both through
 //! [`crate::verdict::first_refusal`], the function the compiler called.
 
-use super::generate::Take;
+use super::generate::{Refusal, Take};
 use super::*;
 use crate::cell::Cell;
 use crate::compile::targets::geometry_of;
@@ -93,7 +93,10 @@ impl State {
                 }
                 let verdict = match self.find_target(rules, pc, from, i as u8, dest) {
                     Some(t) => {
-                        let v = self.target_verdict(rules, &t, pc, from, side).err();
+                        let v = self
+                            .target_verdict(rules, &t, pc, from, side)
+                            .err()
+                            .map(|r| self.name(rules, &t, r));
                         // A first step that passes every check would be generated, and then
                         // `explain` finds the move before it gets here.
                         debug_assert!(v.is_some(), "a target that passes is not generated");
@@ -154,15 +157,19 @@ impl State {
         None
     }
 
+    /// The reason of a refusal of target `t`.
+    fn name(&self, rules: &Rules, t: &Target, refusal: Refusal) -> Reason {
+        match refusal {
+            Refusal::Because(r) => r,
+            Refusal::Table(take) => {
+                self.static_capture_reason(rules, &rules.moves[t.rule as usize], take)
+            }
+        }
+    }
+
     /// The capture check behind a cleared bit of a capture table: the compiled list the table
     /// was filled from, evaluated for this one case.
-    #[cold]
-    pub(super) fn static_capture_reason(
-        &self,
-        rules: &Rules,
-        m: &CompiledMove,
-        take: Take,
-    ) -> Reason {
+    fn static_capture_reason(&self, rules: &Rules, m: &CompiledMove, take: Take) -> Reason {
         let attacker = Piece(take.pc);
         let env = StaticEnv {
             mover: Some(Value::Piece(attacker, take.from)),
