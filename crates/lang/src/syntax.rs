@@ -270,11 +270,12 @@ impl SyntaxError {
     }
 }
 
-/// The deepest an expression may nest: each parenthesis, `not`, `-`, `if`, operator applied
-/// to the result of another operator, field and call argument is a level, and so is each level
-/// of a definition expanded in place. Deeper expressions are refused with a located error
-/// rather than risking the stack of whoever parses, checks, evaluates or drops them.
-pub const MAX_EXPR_DEPTH: usize = 100;
+/// The deepest an expression may nest: the kernel's limit ([`ply_kernel::MAX_EXPR_DEPTH`]),
+/// checked here first. Each parenthesis, `not`, `-`, `if`, operator applied to the result of
+/// another operator, field and call argument is a level, and so is each level of a definition
+/// expanded in place. Deeper expressions are refused with a located error rather than risking
+/// the stack of whoever parses, checks, evaluates or drops them.
+pub use ply_kernel::MAX_EXPR_DEPTH;
 
 /// The message of every "too deep" error, wherever it is found.
 pub fn too_deep_message() -> String {
