@@ -2,8 +2,11 @@
 //! its file, loading twice gives the same answer, and a pack written back out
 //! (`Pack::resolved`) loads again to the same rules.
 
-use ply_kernel::{Position, Section};
-use ply_lang::{LoadError, Pack, load, load_str};
+#[path = "common/loader.rs"]
+mod loader;
+use loader::{assert_located_inside, fingerprint, summary};
+use ply_kernel::Position;
+use ply_lang::{Pack, load, load_str};
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -28,10 +31,10 @@ fn shipped_text(name: &str) -> String {
 fn check_any(text: &str) {
     let first = load_str("any.toml", text, &[]);
     match &first {
-        Ok(pack) => located_inside(&pack.sources, &pack.warnings),
+        Ok(pack) => assert_located_inside(&pack.sources, &pack.warnings),
         Err(e) => {
             assert!(e.error_count() > 0, "a failed load without an error");
-            located_inside(&e.sources, &e.diagnostics);
+            assert_located_inside(&e.sources, &e.diagnostics);
         }
     }
     let second = load_str("any.toml", text, &[]);
@@ -40,30 +43,6 @@ fn check_any(text: &str) {
         summary(&second),
         "loading is not deterministic"
     );
-}
-
-fn located_inside(sources: &ply_lang::Sources, diags: &[ply_lang::Diagnostic]) {
-    for d in diags {
-        if let Some(loc) = d.loc {
-            let file = sources
-                .get(loc.file)
-                .expect("a diagnostic's file is loaded");
-            assert!(
-                loc.start <= loc.end && loc.end <= file.text.len(),
-                "{loc:?} outside {} ({} bytes): {}",
-                file.name,
-                file.text.len(),
-                d.message
-            );
-        }
-    }
-}
-
-fn summary(r: &Result<Pack, LoadError>) -> String {
-    match r {
-        Ok(p) => format!("ok\n{}\n{}", p.resolved, p.render_warnings(false)),
-        Err(e) => format!("err\n{}", e.render(false)),
-    }
 }
 
 /// A text with a few random edits (deletions, insertions, replacements).
@@ -141,23 +120,6 @@ fn resolved_packs_load_again_to_the_same_rules() {
             ),
         };
         // The same game: the same names, patterns, board, zones and setup, and the same perft.
-        let fingerprint = |p: &Pack| {
-            let r = &p.rules;
-            let sections = [
-                Section::Enter,
-                Section::Capture,
-                Section::Place,
-                Section::End,
-            ];
-            let names: Vec<&[String]> = sections.iter().map(|s| r.rule_names(*s)).collect();
-            let patterns: Vec<Vec<&str>> = r.kinds().map(|k| r.patterns_of(k).collect()).collect();
-            format!(
-                "{names:?} {patterns:?} {:?} {:?} {:?}",
-                r.geometry(),
-                r.core().zones(),
-                r.setup()
-            )
-        };
         assert_eq!(fingerprint(&pack), fingerprint(&again), "{name} {set:?}");
         let perft = |p: &Pack| Position::start(p.rules.clone()).perft(3).unwrap();
         assert_eq!(perft(&pack), perft(&again), "{name} {set:?}");

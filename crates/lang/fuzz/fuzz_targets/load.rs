@@ -4,29 +4,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ply_lang::{LoadError, Pack, Sources, load_str};
+use ply_lang::load_str;
 
-fn assert_located_inside(sources: &Sources, diags: &[ply_lang::Diagnostic]) {
-    for d in diags {
-        if let Some(loc) = d.loc {
-            let file = sources.get(loc.file).expect("a diagnostic points at a loaded file");
-            assert!(
-                loc.start <= loc.end && loc.end <= file.text.len(),
-                "{loc:?} lies outside {} ({} bytes): {}",
-                file.name,
-                file.text.len(),
-                d.message
-            );
-        }
-    }
-}
-
-fn summary(r: &Result<Pack, LoadError>) -> String {
-    match r {
-        Ok(p) => format!("ok\n{}\n{}", p.resolved, p.render_warnings(false)),
-        Err(e) => format!("err\n{}", e.render(false)),
-    }
-}
+#[path = "../../tests/common/loader.rs"]
+mod loader;
+use loader::{assert_located_inside, fingerprint, summary};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -57,19 +39,3 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// What a pack compiles to, as far as the rules say: rule names, move patterns, board, zones,
-/// setup, and the moves from the start.
-fn fingerprint(pack: &ply_lang::Pack) -> String {
-    use ply_kernel::Section;
-    let r = &pack.rules;
-    let sections = [Section::Enter, Section::Capture, Section::Place, Section::End];
-    let names: Vec<&[String]> = sections.iter().map(|s| r.rule_names(*s)).collect();
-    let patterns: Vec<Vec<&str>> = r.kinds().map(|k| r.patterns_of(k).collect()).collect();
-    let moves = ply_kernel::Position::start(r.clone()).perft(1);
-    format!(
-        "{names:?} {patterns:?} {:?} {:?} {:?} {moves:?}",
-        r.geometry(),
-        r.core().zones(),
-        r.setup()
-    )
-}
