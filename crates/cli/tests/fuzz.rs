@@ -1,5 +1,6 @@
-//! Robustness: random input to the protocol, the notation and position readers, the pack
-//! loader, the record reader and the play loop. Nothing may panic.
+//! Robustness: random input to the protocol, the notation and position readers, the record
+//! reader and the play loop. Nothing may panic. (The loader's own properties are the language
+//! crate's: `crates/lang/tests/properties.rs`.)
 
 mod common;
 
@@ -22,10 +23,6 @@ fn rules(name: &str) -> Arc<Rules> {
             .collect()
     });
     packs.iter().find(|(n, _)| n == name).unwrap().1.clone()
-}
-
-fn pack_text(name: &str) -> String {
-    std::fs::read_to_string(common::root().join("rulesets").join(name)).unwrap()
 }
 
 /// A JSON value of the kinds actions take as arguments.
@@ -56,26 +53,6 @@ fn action() -> impl Strategy<Value = Value> {
         let mut items = vec![json!(name)];
         items.extend(args);
         Value::Array(items)
-    })
-}
-
-/// A pack's text with a few random edits (deletions, insertions, replacements).
-fn mutated(text: String) -> impl Strategy<Value = String> {
-    let len = text.len();
-    prop::collection::vec((0..len, 0usize..6, ".{0,4}"), 1..5).prop_map(move |edits| {
-        let mut t = text.clone();
-        for (at, cut, insert) in edits {
-            let mut at = at.min(t.len());
-            while !t.is_char_boundary(at) {
-                at -= 1;
-            }
-            let mut end = (at + cut).min(t.len());
-            while !t.is_char_boundary(end) {
-                end -= 1;
-            }
-            t.replace_range(at..end, &insert);
-        }
-        t
     })
 }
 
@@ -134,25 +111,6 @@ proptest! {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
-
-    #[test]
-    fn loader_on_random_text(text in "(.{0,30}\n){0,8}") {
-        let _ = ply_lang::load_str("random.toml", &text, &[]);
-    }
-
-    #[test]
-    fn loader_on_edited_packs(text in prop_oneof![
-        mutated(pack_text("cats_rabbits.toml")),
-        mutated(pack_text("jungle.toml")),
-    ]) {
-        if let Ok(pack) = ply_lang::load_str("edited.toml", &text, &[]) {
-            // What loads must also play.
-            let mut p = Position::start(pack.rules);
-            let _ = p.perft(2);
-            let mut n = 0usize;
-            let _ = p.playout(&mut |k| { n = n.wrapping_add(7); n % k.max(1) }, 200);
-        }
-    }
 
     #[test]
     fn play_on_random_lines(lines in prop::collection::vec(

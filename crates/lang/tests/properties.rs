@@ -43,6 +43,19 @@ fn check_any(text: &str) {
         summary(&second),
         "loading is not deterministic"
     );
+    if let Ok(pack) = first {
+        // What loads also plays: perft and a playout end, with moves or a typed limit.
+        let mut start = Position::start(pack.rules);
+        let _ = start.perft(2);
+        let mut n = 0usize;
+        let _ = start.playout(
+            &mut |k| {
+                n = n.wrapping_add(7);
+                n % k.max(1)
+            },
+            200,
+        );
+    }
 }
 
 /// A text with a few random edits (deletions, insertions, replacements).
