@@ -26,6 +26,20 @@ fn all_packs() -> Vec<Arc<ply_kernel::Rules>> {
     ]
 }
 
+/// A game from the start of `rules`, each choice picking one of the legal moves, until the
+/// choices or the moves run out.
+fn played(rules: &Arc<ply_kernel::Rules>, choices: &[u16]) -> Game {
+    let mut game = Game::new(rules.clone());
+    for c in choices {
+        let moves = game.legal_moves().unwrap();
+        if moves.is_empty() {
+            break;
+        }
+        let _ = game.play(moves.get(*c as usize % moves.len()).unwrap());
+    }
+    game
+}
+
 /// How many packs [`all_packs`] returns.
 const PACKS: usize = 8;
 
@@ -94,14 +108,7 @@ proptest! {
         pack in 0usize..PACKS,
     ) {
         let rules = all_packs().swap_remove(pack);
-        let mut game = Game::new(rules.clone());
-        for c in &choices {
-            let moves = game.legal_moves().unwrap();
-            if moves.is_empty() {
-                break;
-            }
-            let _ = game.play(moves.get(*c as usize % moves.len()).unwrap());
-        }
+        let mut game = played(&rules, &choices);
         let g = rules.geometry();
         let cells: Vec<Cell> = path.iter().filter_map(|(r, c)| g.cell(*r, *c)).collect();
         prop_assume!(cells.len() >= 2);
@@ -127,14 +134,7 @@ proptest! {
     ) {
         let rules = all_packs().swap_remove(pack);
         let g = rules.geometry().clone();
-        let mut game = Game::new(rules.clone());
-        for c in &choices {
-            let moves = game.legal_moves().unwrap();
-            if moves.is_empty() {
-                break;
-            }
-            let _ = game.play(moves.get(*c as usize % moves.len()).unwrap());
-        }
+        let game = played(&rules, &choices);
         let side = game.side_to_move();
         let own: Vec<Cell> = game.position().occupied(side).iter().collect();
         prop_assume!(!own.is_empty());
