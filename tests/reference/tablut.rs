@@ -232,8 +232,10 @@ mod tests {
         let b = start();
         let p1 = perft(&b, 1);
         assert_eq!(p1, legal_moves(&b).len() as u64);
+        // 4 symmetric groups of attackers: a4 6, a5 0, a6 6, b5 8.
         assert_eq!(p1, 80);
-        assert!(perft(&b, 2) > 0);
+        assert_eq!(perft(&b, 2), 4400);
+        assert_eq!(perft(&b, 3), 353200);
     }
 
     #[test]
