@@ -86,6 +86,8 @@ pub struct Rules {
     /// The game has placements, passes, second parts, effects, a limited supply or a winner
     /// read from the position: generation and make take the general path.
     pub(crate) general: bool,
+    /// How to step every cell of the board at once, for cell formulas.
+    pub(crate) steps: crate::compile::cellsets::Steps,
 }
 
 impl Rules {

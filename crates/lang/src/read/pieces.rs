@@ -368,9 +368,7 @@ impl Reader<'_> {
                     Some(u) => Some(checker.check(u, text, &BLOCK, Ty::Bool)?),
                     None => None,
                 };
-                for p in 0..PLAYERS {
-                    dirs[p] = DirSet(0xff);
-                }
+                dirs = [DirSet(0xff); PLAYERS];
                 Pattern::Leap {
                     offset: (a as u8, b as u8),
                     blocked,
