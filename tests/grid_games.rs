@@ -164,3 +164,131 @@ fn gomoku_exact_five_agrees_with_the_reference() {
     );
     assert!(n > 300, "{n} positions");
 }
+
+/// Every move of every position along seeded random games of the new packs is taken back
+/// exactly: the position string, the key and the outcome come back.
+#[test]
+fn make_and_unmake_restore_the_new_games() {
+    for (pack, games) in [
+        ("othello.toml", 20),
+        ("tablut.toml", 10),
+        ("connect_four.toml", 30),
+        ("amazons.toml", 1),
+        ("gomoku.toml", 2),
+    ] {
+        let rules = common::pack(pack, &[]);
+        let mut rng = Rng::new(21);
+        for _ in 0..games {
+            let mut pos = Position::start(rules.clone());
+            while pos.outcome().is_none() {
+                let (text, key) = (pos.to_position_string(), pos.hash());
+                let list = pos.legal_moves().expect("within limits");
+                for m in list.iter() {
+                    let undo = pos.make_unchecked(m);
+                    let after = pos.to_position_string();
+                    let back = Position::from_position_string(rules.clone(), &after)
+                        .unwrap_or_else(|e| panic!("{pack}: {after}: {e}"));
+                    assert_eq!(back.to_position_string(), after, "{pack}");
+                    assert_eq!(back.hash(), pos.hash(), "{pack}: the key of {after}");
+                    pos.unmake_unchecked(m, undo);
+                    assert_eq!(pos.to_position_string(), text, "{pack}: after {m:?}");
+                    assert_eq!(pos.hash(), key, "{pack}");
+                }
+                match list.get(rng.below(list.len())) {
+                    Some(m) => {
+                        pos.play(m).expect("legal");
+                    }
+                    None => break,
+                }
+            }
+        }
+    }
+}
+
+/// A pass is a move: written `pass`, counted in the position string while it matters, read
+/// back, and refused while the player has a placement.
+#[test]
+fn othello_passes_are_moves() {
+    let rules = common::pack("othello.toml", &[]);
+    let mut rng = Rng::new(5);
+    let mut seen = 0;
+    for _ in 0..200 {
+        let mut pos = Position::start(rules.clone());
+        while pos.outcome().is_none() {
+            let list = pos.legal_moves().expect("within limits");
+            let Some(m) = list.get(rng.below(list.len())) else {
+                break;
+            };
+            if !m.is_pass() {
+                let path = ply_kernel::parse_path(&rules, "pass").expect("`pass` reads");
+                let err = pos
+                    .find_move(None, &path)
+                    .expect_err("no pass with a placement");
+                assert!(err.to_string().contains("only when it has no other move"));
+            }
+            pos.play(m).expect("legal");
+            if m.is_pass() {
+                seen += 1;
+                assert_eq!(list.len(), 1, "a pass is the only move");
+                let text = pos.to_position_string();
+                assert!(text.ends_with("passes=1"), "{text}");
+                let back = Position::from_position_string(rules.clone(), &text).unwrap();
+                assert_eq!(back.to_position_string(), text);
+                assert_eq!(back.hash(), pos.hash());
+            }
+        }
+    }
+    assert!(seen > 0, "no pass in 200 games");
+}
+
+const SUPPLY: &str = r#"
+[game]
+name = "Two each"
+players = ["A", "B"]
+
+[board]
+rows = 3
+cols = 3
+
+[pieces.Stone]
+letter = "S"
+supply = 2
+moves = ["place"]
+
+[pieces.Marker]
+letter = "M"
+moves = ["place when cell.row == 0"]
+"#;
+
+/// A limited supply is counted in the position and its string, refuses a placement once
+/// spent, and a string that does not fit the pack is refused with the reason.
+#[test]
+fn a_supply_in_hand_is_part_of_the_position() {
+    let rules = ply_lang::load_str("two_each.toml", SUPPLY, &[])
+        .unwrap()
+        .rules;
+    let mut pos = Position::start(rules.clone());
+    assert_eq!(pos.to_position_string(), "3/3/3 A hand=AS:2,BS:2");
+    let start_key = pos.hash();
+    let cells = |t: &str| ply_kernel::parse_path(&rules, t).unwrap();
+    let m = pos.find_move(None, &cells("b2")).unwrap();
+    let undo = pos.play(m).unwrap();
+    assert_eq!(pos.to_position_string(), "3/1AS1/3 B hand=AS:1,BS:2");
+    pos.unmake_unchecked(m, undo);
+    assert_eq!(pos.hash(), start_key);
+    let spent = Position::from_position_string(rules.clone(), "3/1AS1/3 A hand=AS:0,BS:2").unwrap();
+    // The marker (unlimited) may still be placed on the top row; the stone is out of hand.
+    let err = spent.find_move(None, &cells("a1")).unwrap_err().to_string();
+    assert!(err.contains("no piece is left in hand"), "{err}");
+    assert!(spent.find_move(None, &cells("a3")).is_ok());
+    for (text, why) in [
+        ("3/3/3 A hand=AS:3,BS:2", "at most 2"),
+        ("3/3/3 A hand=AX:1", "`AX` is not a piece"),
+        ("3/3/3 A hand=AM:1", "not kept in hand"),
+        ("3/3/3 A hand=AS", "expected CODE:N"),
+        ("3/3/3 A passes=1", "no passing"),
+    ] {
+        let err = Position::from_position_string(rules.clone(), text).unwrap_err();
+        assert!(err.to_string().contains(why), "{text}: {err}");
+    }
+}

@@ -163,6 +163,16 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         }
     }
     compiler.check_setup();
+    if !spec.pass {
+        for (i, e) in spec.end.iter().enumerate() {
+            if mentions_var(&e.when, Var::Passes) {
+                compiler.error(
+                    Site::End(i),
+                    "this rule reads `passes`, but nobody ever passes: add `pass = true` to [game]",
+                );
+            }
+        }
+    }
     let place = compiler.place();
     let errors = compiler.finish();
     if !errors.is_empty() {
