@@ -219,13 +219,14 @@ impl State {
     }
 
     /// What effect `e` changes around `to`, where `mover` has arrived, on the board `at` gives.
-    pub(crate) fn effect_changes(
+    #[inline]
+    pub(crate) fn effect_changes<F: Fn(Cell) -> u8>(
         &self,
         rules: &Rules,
         e: &CompiledEffect,
         mover: u8,
         to: Cell,
-        at: &dyn Fn(Cell) -> u8,
+        at: &F,
         out: &mut Changes,
     ) {
         let g = rules.geometry();
