@@ -294,3 +294,26 @@ fn a_supply_in_hand_is_part_of_the_position() {
         assert!(err.to_string().contains(why), "{text}: {err}");
     }
 }
+
+/// Games played through `Game` end with the result of the end rules, passes and all: never
+/// stuck.
+#[test]
+fn othello_games_end_with_a_result() {
+    let rules = common::pack("othello.toml", &[]);
+    let mut rng = Rng::new(9);
+    for _ in 0..30 {
+        let mut game = ply_kernel::Game::new(rules.clone());
+        loop {
+            match game.status() {
+                ply_kernel::Status::ToMove(_) => {
+                    let m = game.random_move(&mut rng).unwrap().expect("a move");
+                    game.play(m).expect("legal");
+                }
+                ply_kernel::Status::Over(_) => break,
+                ply_kernel::Status::Stuck(p) => {
+                    panic!("{p:?} stuck in {}", game.position().to_position_string())
+                }
+            }
+        }
+    }
+}

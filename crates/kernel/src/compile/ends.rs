@@ -16,7 +16,11 @@ impl Compiler<'_> {
         let deferrable =
             |e: &EndSpec| matches!(&e.when, Expr::NoMoves(p) if **p == Expr::Var(Var::Opponent));
         let mut first_deferred = n;
-        while first_deferred > 0 && deferrable(&self.spec.end[first_deferred - 1]) {
+        // With passing, a player's move list is never empty: nothing can wait for that.
+        while !self.spec.pass
+            && first_deferred > 0
+            && deferrable(&self.spec.end[first_deferred - 1])
+        {
             first_deferred -= 1;
         }
         for (i, e) in self.spec.end.iter().enumerate() {

@@ -162,8 +162,13 @@ impl Position {
         if let Some(o) = self.state.outcome {
             return Status::Over(o);
         }
-        // One look for a move decides both a deferred "no legal move" rule and being stuck.
-        if self.state.has_move(&self.rules, side) {
+        // One look for a move decides both a deferred "no legal move" rule and being stuck. A
+        // pass is a legal move here (rules with passing defer no rule).
+        let any = self
+            .state
+            .generate(&self.rules, side, |_| ControlFlow::Break(()))
+            .map_or(true, |flow| flow.is_break());
+        if any {
             return Status::ToMove(side);
         }
         match self.rules.deferred {
