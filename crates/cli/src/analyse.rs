@@ -72,7 +72,7 @@ pub fn run(args: &AnalyseArgs, cx: &mut Context<'_>) -> CmdResult {
                 AlphaBetaConfig {
                     tt_bits: spec.tt_bits,
                     quiescence: spec.quiescence,
-                    exact_depth: false,
+                    ..AlphaBetaConfig::default()
                 },
             );
             let mut limits = spec.limits();

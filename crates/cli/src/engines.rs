@@ -14,9 +14,17 @@ pub fn parse_spec(text: &str) -> Result<EngineSpec, String> {
     text.parse::<EngineSpec>().map_err(|e| e.to_string())
 }
 
-/// The evaluation the engines use for a pack.
+/// The evaluation the engines use for a pack: its `[eval]`, or material by piece count.
 pub fn evaluation(pack: &Pack) -> Arc<dyn Evaluator> {
-    Arc::new(Weights::material(&pack.rules))
+    match &pack.eval {
+        None => Arc::new(Weights::material(&pack.rules)),
+        Some(e) => Arc::new(Weights::from_fn(
+            &pack.rules,
+            |p| e.material[p.code()] as i32,
+            |p, c| (e.value(p, c) - e.material[p.code()]) as i32,
+            e.mobility as i32,
+        )),
+    }
 }
 
 /// A search error in the game's words.
@@ -94,6 +102,8 @@ pub struct GameResult {
     pub captured: Vec<u64>,
     /// The moves, in notation.
     pub moves: Vec<String>,
+    /// The longest time each engine (0 the first to move) took over a move, wall clock.
+    pub longest: [std::time::Duration; 2],
 }
 
 /// Plays a game from `start` between `first` (to move) and `second`, up to `max_plies`.

@@ -59,6 +59,8 @@ pub struct Tally {
     pub first: [(u64, u64); 2],
     /// Total plies.
     pub plies: u64,
+    /// The longest time A and B took over a move, in seconds.
+    pub longest: [f64; 2],
 }
 
 impl Tally {
@@ -69,6 +71,10 @@ impl Tally {
             t.games += 1;
             t.plies += g.result.plies as u64;
             t.first[g.first].0 += 1;
+            for (who, d) in g.result.longest.iter().enumerate() {
+                let spec = if who == 0 { g.first } else { 1 - g.first };
+                t.longest[spec] = t.longest[spec].max(d.as_secs_f64());
+            }
             if g.result.capped {
                 t.capped += 1;
             }
@@ -146,6 +152,8 @@ pub fn run(args: &MatchArgs, cx: &mut Context<'_>) -> CmdResult {
                 "first_player_win_rate": t.first_wins as f64 / t.games as f64,
                 "first_player_win_rate_interval": [flo, fhi],
                 "max_plies": args.max_plies,
+                "a_longest_move_seconds": t.longest[0],
+                "b_longest_move_seconds": t.longest[1],
                 "seed": args.seed,
             }),
         )?;
@@ -195,6 +203,11 @@ pub fn run(args: &MatchArgs, cx: &mut Context<'_>) -> CmdResult {
         t.first[0].0,
         t.first[1].1,
         t.first[1].0
+    )?;
+    writeln!(
+        out,
+        "  longest move  A {:.3} s, B {:.3} s",
+        t.longest[0], t.longest[1]
     )?;
     Ok(())
 }

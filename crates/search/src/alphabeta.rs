@@ -32,6 +32,10 @@ pub struct AlphaBetaConfig {
     /// Whether the table cuts only with entries of exactly the depth searched (for checking
     /// against plain minimax; normally an entry of at least that depth cuts).
     pub exact_depth: bool,
+    /// Late move reductions: quiet moves ordered late are searched one ply shallower first
+    /// (two when very late), and again at full depth if they turn out better than the best so
+    /// far. Much deeper in the same time; the value is then no longer exactly minimax's.
+    pub reductions: bool,
 }
 
 impl Default for AlphaBetaConfig {
@@ -40,6 +44,7 @@ impl Default for AlphaBetaConfig {
             tt_bits: 20,
             quiescence: true,
             exact_depth: false,
+            reductions: true,
         }
     }
 }
@@ -467,11 +472,24 @@ impl AlphaBeta {
         let mut best_move = None;
         for i in 0..n {
             let m = self.pick(ply, i);
+            let order = self.buffers[ply][i].0;
             let undo = pos.make_unchecked(m);
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let quiet_and_late =
+                    self.config.reductions && depth >= 3 && i >= 3 && order < KILLER;
+                let r = if !quiet_and_late {
+                    0
+                } else if i >= 10 && depth >= 5 {
+                    2
+                } else {
+                    1
+                };
+                let mut s = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
                 } else {

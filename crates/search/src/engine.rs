@@ -389,7 +389,7 @@ impl Engine {
                 AlphaBetaConfig {
                     tt_bits: spec.tt_bits,
                     quiescence: spec.quiescence,
-                    exact_depth: false,
+                    ..AlphaBetaConfig::default()
                 },
             ))),
             EngineKind::Mcts => Inner::Mcts(Box::new(Mcts::new(MctsConfig {

@@ -16,6 +16,8 @@ pub(crate) struct Reader<'s> {
     pub(crate) diags: Vec<Diagnostic>,
     /// Where each part of the spec came from.
     pub(crate) locs: Locs,
+    /// What `[eval]` declares, evaluated once the rules are compiled.
+    pub(crate) eval: Option<super::EvalSpec>,
 }
 
 impl<'s> Reader<'s> {
@@ -25,6 +27,7 @@ impl<'s> Reader<'s> {
             sources,
             diags: Vec::new(),
             locs: Locs::default(),
+            eval: None,
         }
     }
 }
