@@ -94,7 +94,7 @@ pub struct GameResult {
     pub capped: bool,
     /// Whether it ended with the side to move stuck (no move and no rule).
     pub stuck: bool,
-    /// Moves made by each kind (by kind index).
+    /// Moves made by each kind (by kind index); a placement counts for the kind placed.
     pub moved: Vec<u64>,
     /// Captures made by each kind.
     pub captures: Vec<u64>,
@@ -133,22 +133,24 @@ pub fn play_game(
                     r.capped = true;
                     break;
                 }
-                let engine = if side == mover0 {
-                    &mut *first
-                } else {
-                    &mut *second
-                };
+                let who = usize::from(side != mover0);
+                let engine = if who == 0 { &mut *first } else { &mut *second };
+                let started = std::time::Instant::now();
                 let choice = engine.choose(game.position())?;
+                r.longest[who] = r.longest[who].max(started.elapsed());
                 let m = choice.mv;
                 let pos = game.position();
                 let kind = |p: Option<ply_kernel::Piece>| p.map(|p| p.kind().index());
-                if let Some(k) = kind(pos.piece_at(m.from())) {
+                let moves_a_piece = !m.is_pass() && !m.is_placement();
+                if moves_a_piece && let Some(k) = kind(pos.piece_at(m.from())) {
                     r.moved[k] += 1;
                     if m.is_capture() {
                         r.captures[k] += 1;
                     }
                 }
-                if let Some(k) = kind(pos.piece_at(m.to()).filter(|p| p.owner() != side)) {
+                if moves_a_piece
+                    && let Some(k) = kind(pos.piece_at(m.to()).filter(|p| p.owner() != side))
+                {
                     r.captured[k] += 1;
                 }
                 for c in m.hopped(g) {
@@ -158,6 +160,12 @@ pub fn play_game(
                 }
                 r.moves.push(move_text(&rules, &m));
                 game.play(m).map_err(|_| SearchError::Stopped)?;
+                // A placement moves no piece: it counts for the kind placed.
+                if m.is_placement()
+                    && let Some(k) = kind(game.position().piece_at(m.to()))
+                {
+                    r.moved[k] += 1;
+                }
                 r.plies += 1;
             }
             Status::Over(Outcome::Win(p)) => {

@@ -44,6 +44,8 @@ pub fn elo_text(e: f64) -> String {
         } else {
             "-inf".into()
         }
+    } else if e.abs() < 0.5 {
+        "+0".into()
     } else {
         format!("{e:+.0}")
     }
@@ -120,6 +122,8 @@ mod tests {
         let (e, _, hi) = elo_interval(10, 0, 0).unwrap();
         assert!(e.is_infinite() && hi.is_infinite());
         assert_eq!(elo_interval(0, 0, 0), None);
+        assert_eq!(elo_text(-0.0), "+0");
+        assert_eq!(elo_text(-190.6), "-191");
     }
 
     #[test]
