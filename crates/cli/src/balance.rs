@@ -143,14 +143,14 @@ pub fn run(args: &BalanceArgs, cx: &mut Context<'_>) -> CmdResult {
     )?;
     writeln!(out)?;
     let rate = |k: u64| k as f64 / n as f64;
-    let label_width = 8 + core
+    let label_width = 9 + core
         .player_name(first)
         .len()
         .max(core.player_name(second).len());
     let label = |s: String| format!("{s:<label_width$}");
     writeln!(
         out,
-        "  {} wins {}  {:<20} {}",
+        "  {} wins {}  {:<22} {}",
         label(format!("{} (first)", core.player_name(first))),
         pct(rate(t.wins[0])),
         format!("[{} to {}]", pct(lo).trim(), pct(hi).trim()),
@@ -158,7 +158,7 @@ pub fn run(args: &BalanceArgs, cx: &mut Context<'_>) -> CmdResult {
     )?;
     writeln!(
         out,
-        "  {} wins {}  {:<20} {}",
+        "  {} wins {}  {:<22} {}",
         label(format!("{} (second)", core.player_name(second))),
         pct(rate(t.wins[1])),
         "",
@@ -166,7 +166,7 @@ pub fn run(args: &BalanceArgs, cx: &mut Context<'_>) -> CmdResult {
     )?;
     writeln!(
         out,
-        "  {}      {}  {:<20} {}",
+        "  {}      {}  {:<22} {}",
         label("draws".to_string()),
         pct(rate(t.draws)),
         format!("({} at the ply cap)", pct(rate(t.capped)).trim()),

@@ -185,7 +185,7 @@ fn balance_reports_rates_lengths_and_pieces() {
     );
     assert_eq!(r.code, 0, "{}", r.err);
     for needle in [
-        "RABBIT (first) wins",
+        "RABBIT (first)",
         "Verdict:",
         "Game length: mean",
         "Rabbit",
