@@ -54,7 +54,13 @@ pub fn run(args: &AnalyseArgs, cx: &mut Context<'_>) -> CmdResult {
     if args.depth.is_some() {
         spec.depth = args.depth;
     }
-    if spec.time.is_none() && spec.depth.is_none() && spec.iterations.is_none() {
+    // Without a limit of its own kind, an engine analyses for 2 s (a depth does not stop MCTS,
+    // iterations do not stop alpha-beta).
+    let limited = match spec.kind {
+        EngineKind::Mcts => spec.time.is_some() || spec.iterations.is_some(),
+        _ => spec.time.is_some() || spec.depth.is_some() || spec.nodes.is_some(),
+    };
+    if !limited {
         spec.time = Some(Duration::from_secs(2));
     }
     let core = rules.core();

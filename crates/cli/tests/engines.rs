@@ -102,6 +102,9 @@ fn analyse_prints_each_depth_then_the_best_move() {
     let v: Value = serde_json::from_str(&r.out).unwrap();
     assert_eq!(v["depth"], 3);
     assert_eq!(v["pv"][0], v["best"]);
+    // A depth does not limit MCTS: it analyses for its default time instead of forever.
+    let r = ply(&["analyse", CR, "--engine", "mcts", "--depth", "3"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
     let r = ply(&["analyse", CR, "--engine", "mcts:2000", "--json"], "");
     assert_eq!(r.code, 0, "{}", r.err);
     let v: Value = serde_json::from_str(&r.out).unwrap();
