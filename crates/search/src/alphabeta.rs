@@ -177,8 +177,9 @@ impl AlphaBeta {
     }
 
     /// Searches `pos` within `limits`, calling `on_info` after each completed depth; returns
-    /// the last completed iteration. At least depth 1 is always completed (it takes
-    /// microseconds), so that a move is found however short the time.
+    /// the last completed iteration. However short the time, the first root move is searched
+    /// to depth 1, so that there is a move; when the time runs out in the first iteration, the
+    /// best of the root moves searched so far is returned (as depth 1).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -217,6 +218,17 @@ impl AlphaBeta {
                 return Err(e);
             }
             if self.aborted {
+                // Out of time in the first iteration: the best of the root moves searched.
+                if best.is_none() && !pv.is_empty() {
+                    best = Some(Info {
+                        depth,
+                        seldepth: self.seldepth as u32,
+                        score: Score(score),
+                        nodes: self.nodes,
+                        elapsed: self.started.elapsed(),
+                        pv,
+                    });
+                }
                 break;
             }
             let info = Info {
@@ -283,6 +295,9 @@ impl AlphaBeta {
                 pv.push(m);
                 pv.extend_from_slice(&self.pv[1]);
             }
+            // With one root move searched there is a move to play: the clock may stop the
+            // search from now on.
+            self.can_abort = true;
         }
         // The best move first for the next iteration; the others keep their order.
         root[..=best_i].rotate_right(1);
@@ -294,7 +309,7 @@ impl AlphaBeta {
 
     #[inline]
     fn poll(&mut self) {
-        if self.nodes & 1023 != 0 || !self.can_abort {
+        if self.nodes & 63 != 0 || !self.can_abort {
             return;
         }
         let late = self.deadline.is_some_and(|d| Instant::now() >= d);
