@@ -41,19 +41,24 @@ fn load(pack: &str) -> (Arc<Rules>, Arc<Weights>) {
     (pack.rules, Arc::new(weights))
 }
 
-/// Alpha-beta to depth 6 from the start, with the pack's `[eval]` and a fresh table each time.
+/// Alpha-beta to depth 6 from the start, with the pack's `[eval]` and a fresh table of 2^16
+/// entries each time (the default 2^20 would spend most of a sample zeroing 48 MB).
 #[divan::bench(args = PACKS, sample_count = 10)]
 fn alphabeta_depth_6(bencher: divan::Bencher, pack: &str) {
     let (rules, eval) = load(pack);
     let pos = Position::start(rules);
-    let nodes = AlphaBeta::new(eval.clone(), AlphaBetaConfig::default())
+    let config = AlphaBetaConfig {
+        tt_bits: 16,
+        ..AlphaBetaConfig::default()
+    };
+    let nodes = AlphaBeta::new(eval.clone(), config.clone())
         .search(&pos, &Limits::depth(6), &mut |_| {})
         .expect("a move")
         .nodes;
     bencher
         .counter(ItemsCount::new(nodes as usize))
         .bench_local(|| {
-            let mut ab = AlphaBeta::new(eval.clone(), AlphaBetaConfig::default());
+            let mut ab = AlphaBeta::new(eval.clone(), config.clone());
             ab.search(&pos, &Limits::depth(6), &mut |_| {})
                 .map(|i| i.nodes)
         });
