@@ -5,7 +5,10 @@
 //! `crate::play::run`), so that adding an option touches one module; this module only names
 //! the subcommands. Nothing else in the crate imports it.
 
+use crate::analyse::AnalyseArgs;
+use crate::balance::BalanceArgs;
 use crate::bench::BenchArgs;
+use crate::matches::MatchArgs;
 use crate::moves::MovesArgs;
 use crate::output::{CmdResult, ColorChoice, Context, EXIT_USAGE, exit_code, no_color_env};
 use crate::perft::PerftArgs;
@@ -45,8 +48,15 @@ pub enum Command {
     Show(ShowArgs),
     /// List the legal moves, in notation.
     Moves(MovesArgs),
-    /// Play in the terminal (works with piped input too).
+    /// Play in the terminal, against a person or an engine (works with piped input too).
     Play(PlayArgs),
+    /// The best move of a position, its score and line, as the search deepens.
+    #[command(alias = "analyze")]
+    Analyse(AnalyseArgs),
+    /// Two players against each other: score, Elo difference, draws, game lengths.
+    Match(MatchArgs),
+    /// A player against itself: is the variant balanced, do games end, which pieces matter.
+    Balance(BalanceArgs),
     /// Count move paths to a depth (perft), with time and nodes/s.
     Perft(PerftArgs),
     /// Seeded random games and speed measurements.
@@ -69,6 +79,9 @@ pub fn run(cli: Cli, cx: &mut Context<'_>) -> u8 {
         Command::Show(a) => crate::show::run(a, cx),
         Command::Moves(a) => crate::moves::run(a, cx),
         Command::Play(a) => crate::play::run(a, cx),
+        Command::Analyse(a) => crate::analyse::run(a, cx),
+        Command::Match(a) => crate::matches::run(a, cx),
+        Command::Balance(a) => crate::balance::run(a, cx),
         Command::Perft(a) => crate::perft::run(a, cx),
         Command::Bench(a) => crate::bench::run(a, cx),
         Command::Replay(a) => crate::replay::run(a, cx),

@@ -6,9 +6,11 @@
 //!
 //! - [`cli`]: the top-level parser (with the global `--color`) and the dispatch; no command
 //!   module imports it back.
-//! - one module per command: [`validate`], [`show`], [`moves`], [`play`], [`perft`],
-//!   [`bench`](mod@bench), [`replay`], and [`script`], which also holds the JSON-lines
-//!   protocol's [`script::Session`].
+//! - one module per command: [`validate`], [`show`], [`moves`], [`play`], [`analyse`],
+//!   [`matches`] (`ply match`), [`balance`], [`perft`], [`bench`](mod@bench), [`replay`], and
+//!   [`script`], which also holds the JSON-lines protocol's [`script::Session`].
+//! - [`engines`]: what the commands on the engines share (player specs, the game runner);
+//!   [`stats`]: Elo, intervals and text plots.
 //! - [`common`]: the shared flags (the pack, `--set`), loading, the lenient move reader.
 //! - [`output`]: the streams, colour, errors and exit codes. [`record`]: game records.
 //!
@@ -36,9 +38,13 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analyse;
+pub mod balance;
 pub mod bench;
 pub mod cli;
 pub mod common;
+pub mod engines;
+pub mod matches;
 pub mod moves;
 pub mod output;
 pub mod perft;
@@ -47,4 +53,5 @@ pub mod record;
 pub mod replay;
 pub mod script;
 pub mod show;
+pub mod stats;
 pub mod validate;

@@ -6,29 +6,41 @@
 //! `a7xa6`, `a7:a6` are one move) and echoed in one canonical notation (`a7-a6`, `x` for a
 //! capture), so that a transcript or a record reads the same whoever typed it. The board is
 //! printed once per turn, with the cells of the last move in brackets: after each move when
-//! both sides are played from the input; with `--vs random`, after the random player's answer
-//! (or after the user's move when it ends the game). A refused move prints the kernel's reason
+//! both sides are played from the input; against the computer (`--vs random`, `--vs mcts:1s`,
+//! `--vs alphabeta:depth=6`, see [`ply_search::EngineSpec`]), after its answer (or after the
+//! user's move when it ends the game), with what the engine thought of it. A refused move prints the kernel's reason
 //! (which names the rule that forbade it) as an `error:` on standard error and changes nothing;
 //! a session read from a pipe that had refused lines exits with 1 once everything else has been
-//! played, so that a script notices. `undo` and `redo` with `--vs random` go back or forward to
+//! played, so that a script notices. `undo` and `redo` against the computer go back or forward to
 //! the user's own turn. The session ends with the result, at `quit`, or at the end of the
 //! input; `--record FILE` then writes the game record (see [`crate::record`]).
 
 use crate::common::{PackArgs, game_at, load_pack, read_move, result_text};
+use crate::engines::{choice_text, evaluation, parse_spec, search_error};
 use crate::output::{CliError, CmdResult, Context, plural};
 use crate::record::Record;
-use clap::{Args, ValueEnum};
-use ply_kernel::{Cell, Game, Player, Position, Rng, move_text};
+use clap::Args;
+use ply_kernel::{Cell, Game, Player, Position, move_text};
+use ply_search::{Engine, EngineKind, EngineSpec};
 use std::path::PathBuf;
 
 /// Who plays the other side in `ply play`.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Opponent {
     /// Both sides are played from the input.
     #[default]
     Human,
-    /// The other side plays seeded random legal moves.
-    Random,
+    /// The other side is an engine: `random` (seeded random legal moves), `mcts[:...]` or
+    /// `alphabeta[:...]` (see [`ply_search::EngineSpec`]).
+    Engine(EngineSpec),
+}
+
+/// Reads `--vs`: `human`, or a player spec.
+pub fn parse_opponent(text: &str) -> Result<Opponent, String> {
+    if text.trim().eq_ignore_ascii_case("human") {
+        return Ok(Opponent::Human);
+    }
+    parse_spec(text).map(Opponent::Engine)
 }
 
 /// `ply play`.
@@ -37,10 +49,12 @@ pub struct PlayArgs {
     /// The pack.
     #[command(flatten)]
     pub pack: PackArgs,
-    /// Who plays the other side.
-    #[arg(long, value_enum, default_value_t = Opponent::Human)]
+    /// Who plays the other side: human (both sides from the input), random, mcts[:TIME or
+    /// :ITERATIONS], alphabeta[:TIME or :depth=N] (as in mcts:2s, mcts:20000,
+    /// alphabeta:depth=6).
+    #[arg(long, value_parser = parse_opponent, default_value = "human", value_name = "PLAYER")]
     pub vs: Opponent,
-    /// The side you play against `--vs random` (default: the first player).
+    /// The side you play against the computer (default: the first player).
     #[arg(long = "as", value_name = "PLAYER")]
     pub as_player: Option<String>,
     /// A position string to start from.
@@ -49,7 +63,7 @@ pub struct PlayArgs {
     /// Write the game record to this file at the end of the session.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// Seed of the random player (default: from the clock, and printed).
+    /// Seed of the computer player (default: from the clock, and printed).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
 }
@@ -60,7 +74,7 @@ Commands:
   a7-a6, a7 a6, A7-A6, a7a6      play a move: its path of cells, with -, x, :, spaces or
   b2xb3, c1xc3xe3                nothing between them, in any case (echoed as a7-a6, b2xb3)
   moves                          list the legal moves
-  undo                           take back the last move (with --vs random: back to your turn)
+  undo                           take back the last move (against the computer: back to your turn)
   redo                           play again a move taken back
   board                          show the board again
   help                           this text
@@ -107,12 +121,15 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             ))
         })?,
     };
-    let computer = (args.vs == Opponent::Random).then(|| human.other());
+    let computer = (args.vs != Opponent::Human).then(|| human.other());
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let mut rng = Rng::new(seed);
+    let mut engine = match &args.vs {
+        Opponent::Human => None,
+        Opponent::Engine(spec) => Some(Engine::new(&spec.clone().or_seed(seed), evaluation(&pack))),
+    };
 
-    match computer {
-        Some(c) => writeln!(
+    match (computer, &engine) {
+        (Some(c), Some(e)) if e.spec().kind == EngineKind::Random => writeln!(
             cx.out,
             "{}: you play {}, {} plays random moves (seed {seed}: --seed {seed} plays the same \
              ones again). Type `help` for the commands.",
@@ -120,7 +137,15 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             core.player_name(human),
             core.player_name(c)
         )?,
-        None => writeln!(
+        (Some(c), Some(e)) => writeln!(
+            cx.out,
+            "{}: you play {}, {} is {} (seed {seed}). Type `help` for the commands.",
+            core.name(),
+            core.player_name(human),
+            core.player_name(c),
+            e.spec()
+        )?,
+        _ => writeln!(
             cx.out,
             "{}: {} against {}, both played here. Type `help` for the commands.",
             core.name(),
@@ -139,14 +164,22 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             break End::Result(r);
         }
         let side = game.side_to_move();
-        if Some(side) == computer {
-            let moves = game.legal_moves()?;
-            let Some(m) = moves.get(rng.below(moves.len())) else {
-                continue;
+        if Some(side) == computer
+            && let Some(engine) = engine.as_mut()
+        {
+            let choice = engine
+                .choose(game.position())
+                .map_err(|e| search_error(&rules, &e))?;
+            let m = choice.mv;
+            let about = choice_text(&choice);
+            let about = if about.is_empty() {
+                String::new()
+            } else {
+                format!(" ({about})")
             };
             writeln!(
                 cx.out,
-                "{} plays {}",
+                "{} plays {}{about}",
                 core.player_name(side),
                 move_text(&rules, &m)
             )?;

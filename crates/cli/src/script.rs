@@ -20,7 +20,8 @@
 use crate::common::{PackArgs, load_pack};
 use crate::output::{CmdResult, Context};
 use clap::Args;
-use ply_kernel::{Cell, Game, Outcome, Piece, Player, Rules, Status};
+use ply_kernel::{Cell, Game, Outcome, Piece, Player, Rules, Status, move_text};
+use ply_search::{Engine, EngineSpec, Evaluator, SpecError, Weights};
 use serde_json::{Value, json};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -36,12 +37,13 @@ pub struct ScriptArgs {
 /// Runs `ply script`: loads the pack and serves the protocol on the context's streams.
 pub fn run(args: &ScriptArgs, cx: &mut Context<'_>) -> CmdResult {
     let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
-    serve(pack.rules, &mut *cx.input, &mut *cx.out)?;
+    let session = Session::new(pack.rules.clone()).with_eval(crate::engines::evaluation(&pack));
+    serve_session(session, &mut *cx.input, &mut *cx.out)?;
     Ok(())
 }
 
 /// Every action: its name, its arguments, and what it answers (what `["help"]` answers).
-pub const ACTIONS: [(&str, &str, &str); 17] = [
+pub const ACTIONS: [(&str, &str, &str); 18] = [
     (
         "init",
         "",
@@ -108,8 +110,20 @@ pub const ACTIONS: [(&str, &str, &str); 17] = [
         "why the last action before it (why and help aside) answered false, as a string; null \
          if it did not",
     ),
+    (
+        "engine",
+        "PLAYER",
+        "the move the player (random, mcts:1s, mcts:5000, alphabeta:depth=6, ...; at most 10 s) \
+         chooses for the side to move, not played: {\"move\": [[row, column], ...], \"text\": \"a7-a6\"} with \
+         what the engine knows (\"score\", \"depth\", \"win_rate\", \"proven\"); false if \
+         there is no move or the player is not understood (see why)",
+    ),
     ("help", "", "this description"),
 ];
+
+/// The longest an `engine` action searches, whatever its player says (without a time, a
+/// depth or an iteration count, 1 s).
+pub const ENGINE_TIME_CAP: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// How cells are written in arguments, as `["help"]` says it.
 pub const CELLS: &str = "A CELL is two integers, row and column from 0 with row 0 at the top \
@@ -121,6 +135,8 @@ pub const CELLS: &str = "A CELL is two integers, row and column from 0 with row 
 #[derive(Clone, Debug)]
 pub struct Session {
     game: Game,
+    /// The evaluation the engines use.
+    eval: Arc<dyn Evaluator>,
     /// Why the previous action answered `false`; `None` if it did not (or there was none).
     why: Option<String>,
 }
@@ -132,9 +148,16 @@ impl Session {
     /// A session on an empty board with the first player to move, as seed 000's game starts.
     pub fn new(rules: Arc<Rules>) -> Session {
         Session {
+            eval: Arc::new(Weights::material(&rules)),
             game: Game::empty(rules),
             why: None,
         }
+    }
+
+    /// This session with another evaluation for the engines.
+    pub fn with_eval(mut self, eval: Arc<dyn Evaluator>) -> Session {
+        self.eval = eval;
+        self
     }
 
     /// The game being played.
@@ -309,6 +332,33 @@ impl Session {
                 Value::Bool(true)
             }
             ("position", []) => Value::String(self.game.position().to_position_string()),
+            ("engine", [spec]) => {
+                let text = spec.as_str().ok_or_else(usage)?;
+                let mut spec: EngineSpec = text.parse().map_err(|e: SpecError| e.to_string())?;
+                // A session never hangs: every search is bounded in time.
+                let time = spec.limits().time;
+                spec.time = Some(time.map_or(ENGINE_TIME_CAP, |t| t.min(ENGINE_TIME_CAP)));
+                let mut engine = Engine::new(&spec, self.eval.clone());
+                let choice = engine
+                    .choose(self.game.position())
+                    .map_err(|e| e.to_string())?;
+                let m = choice.mv;
+                let mut answer = json!({
+                    "move": m.path(g).iter().map(|c| json!([g.row(*c), g.col(*c)])).collect::<Vec<_>>(),
+                    "text": move_text(&rules, &m),
+                });
+                if let Some(s) = choice.score {
+                    answer["score"] = json!(s.to_string());
+                }
+                if let Some(d) = choice.depth {
+                    answer["depth"] = json!(d);
+                }
+                if let Some((v, proven)) = choice.value {
+                    answer["win_rate"] = json!(v);
+                    answer["proven"] = json!(proven);
+                }
+                answer
+            }
             ("load", [text]) => {
                 let text = text.as_str().ok_or_else(usage)?;
                 self.game =
@@ -401,8 +451,16 @@ fn one_cell(rules: &Rules, args: &[Value]) -> Option<Result<Cell, String>> {
 
 /// Serves the protocol: reads lines from `input` until it ends, answering each non-blank line
 /// on `output` (a line that is not UTF-8 too, with `{"error": ...}`).
-pub fn serve(rules: Arc<Rules>, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    let mut session = Session::new(rules);
+pub fn serve(rules: Arc<Rules>, input: impl BufRead, output: impl Write) -> io::Result<()> {
+    serve_session(Session::new(rules), input, output)
+}
+
+/// [`serve`] with a session made beforehand (with its own evaluation).
+pub fn serve_session(
+    mut session: Session,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
     let mut line = Vec::new();
     loop {
         line.clear();

@@ -234,6 +234,22 @@ pub fn summary(pack: &Pack) -> String {
         )
     };
 
+    let _ = match &pack.eval {
+        None => writeln!(
+            out,
+            "Evaluation (for the engines): every piece worth 100, no [eval] section"
+        ),
+        Some(e) => writeln!(
+            out,
+            "Evaluation (for the engines): {}",
+            e.text
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    };
+
     if !pack.options.is_empty() {
         let _ = writeln!(out, "Options:");
         for o in &pack.options {

@@ -70,5 +70,5 @@ pub use check::{MAX_EXPR_NODES, OptionValue};
 pub use diag::{Diagnostic, LoadError, Loc, Severity, SourceFile, Sources};
 pub use options::{OptionArg, Options};
 pub use pack::{Pack, load, load_str, load_str_with, load_with};
-pub use read::OptionInfo;
+pub use read::{Evaluation, OptionInfo};
 pub use syntax::MAX_EXPR_DEPTH;

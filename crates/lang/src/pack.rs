@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, LoadError, Severity, Sources, collapse};
 use crate::input;
 use crate::lints;
 use crate::options::Options;
-use crate::read::{OptionInfo, Reader};
+use crate::read::{Evaluation, OptionInfo, Reader};
 use crate::tree::{self, Table};
 use crate::write;
 use ply_kernel::Rules;
@@ -30,6 +30,9 @@ pub struct Pack {
     pub sources: Sources,
     /// The pack with `extends` and options applied, as TOML.
     pub resolved: String,
+    /// What `[eval]` declares, evaluated for every piece on every cell (`None` without the
+    /// section: the engines count pieces).
+    pub eval: Option<Evaluation>,
 }
 
 impl Pack {
@@ -110,6 +113,18 @@ fn finish(
     };
     match Rules::new(spec) {
         Ok(rules) => {
+            let eval = match reader.eval.as_ref().map(|e| e.evaluate(&rules)) {
+                None => None,
+                Some(Ok(e)) => Some(e),
+                Some(Err(d)) => {
+                    diags.push(d);
+                    diags.sort_by_key(|d| d.severity);
+                    return Err(LoadError {
+                        sources,
+                        diagnostics: diags,
+                    });
+                }
+            };
             warnings.extend(lints::immobile(&rules, &reader.locs));
             warnings.extend(diags);
             let resolved = write::resolved_toml(&tree, &options);
@@ -119,6 +134,7 @@ fn finish(
                 warnings,
                 sources,
                 resolved,
+                eval,
             })
         }
         Err(errors) => {

@@ -4,7 +4,7 @@
 //! order their dependencies ask for: options first (every expression may read them), then the
 //! game, board, zones and the first pass over the pieces, which together give every name of
 //! the pack; the definitions; then everything written as expressions (move patterns, rules,
-//! end rules), checked against all those names; the setup last. A section that fails is
+//! end rules, the evaluation of `[eval]`), checked against all those names; the setup last. A section that fails is
 //! reported and the others are still read, so that one run reports every problem.
 
 mod board;
@@ -12,6 +12,7 @@ mod define;
 mod directions;
 mod effects;
 mod end;
+mod eval;
 mod game;
 mod names;
 mod options;
@@ -22,6 +23,8 @@ mod setup;
 mod zones;
 
 pub(crate) use directions::{compass_set as compass, compass_words};
+pub(crate) use eval::EvalSpec;
+pub use eval::Evaluation;
 pub use options::OptionInfo;
 pub(crate) use reader::Reader;
 
@@ -41,6 +44,7 @@ pub(crate) type Built = (RulesSpec, Vec<OptionInfo>, Vec<Diagnostic>);
 
 const TOP_KEYS: &[&str] = &[
     "game", "board", "zones", "pieces", "define", "rules", "effects", "end", "options", "setup",
+    "eval",
 ];
 
 impl Reader<'_> {
@@ -135,6 +139,10 @@ impl Reader<'_> {
         // [end]
         let end_t = self.section(top, "end");
         let end = self.end_rules(&end_t, &mut checker);
+
+        // [eval]
+        let eval_t = self.section(top, "eval");
+        self.eval = self.eval_section(&eval_t, &kinds, &mut checker);
 
         // [setup]
         let setup_t = self.section(top, "setup");

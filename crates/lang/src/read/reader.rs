@@ -18,6 +18,8 @@ pub(crate) struct Reader<'s> {
     pub(crate) locs: Locs,
     /// The board's rows and columns, once read.
     pub(crate) board_size: (usize, usize),
+    /// What `[eval]` declares, evaluated once the rules are compiled.
+    pub(crate) eval: Option<super::EvalSpec>,
 }
 
 impl<'s> Reader<'s> {
@@ -28,6 +30,7 @@ impl<'s> Reader<'s> {
             diags: Vec::new(),
             locs: Locs::default(),
             board_size: (ply_kernel::MAX_ROWS, ply_kernel::MAX_COLS),
+            eval: None,
         }
     }
 }
