@@ -8,7 +8,7 @@
 //!   module imports it back.
 //! - one module per command: [`validate`], [`show`], [`moves`], [`play`], [`perft`],
 //!   [`bench`](mod@bench), [`replay`], and [`script`], which also holds the JSON-lines
-//!   protocol's [`script::Session`].
+//!   protocol's [`script::Session`], and [`serve`], which starts the `ply-server` crate.
 //! - [`common`]: the shared flags (the pack, `--set`), loading, the lenient move reader.
 //! - [`output`]: the streams, colour, errors and exit codes. [`record`]: game records.
 //!
@@ -46,5 +46,6 @@ pub mod play;
 pub mod record;
 pub mod replay;
 pub mod script;
+pub mod serve;
 pub mod show;
 pub mod validate;
