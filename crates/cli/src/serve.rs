@@ -29,6 +29,10 @@ pub struct ServeArgs {
     /// The most connections held at once; more are closed as they come.
     #[arg(long, value_name = "N", default_value_t = 4096)]
     pub max_connections: usize,
+    /// Seconds a connection may take to send a request's head (a new one, or a kept-alive one
+    /// between requests) before it is closed; WebSockets are not bound by it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub idle_timeout: u64,
 }
 
 /// Runs `ply serve` until interrupted.
@@ -40,6 +44,7 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         schema: args.schema.clone(),
         max_body: args.max_body,
         max_connections: args.max_connections,
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
     };
     let mut said = Ok(());
     let served = ply_server::serve_blocking(&config, |server| {

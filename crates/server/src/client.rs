@@ -103,14 +103,30 @@ impl Client {
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
-        let req = req.body(Full::new(Bytes::from(body)))?;
-        let conn = self.connection().await?;
-        conn.ready().await?;
-        let res = match conn.send_request(req).await {
-            Ok(r) => r,
-            Err(e) => {
+        let mut req = req.body(Full::new(Bytes::from(body)))?;
+        // A request the connection closed before sending (the server closes a connection
+        // after some refusals) is sent once more on a new connection; one that may have been
+        // sent is never sent twice.
+        let mut tries = 0;
+        let res = loop {
+            tries += 1;
+            let conn = self.connection().await?;
+            if conn.ready().await.is_err() {
                 self.conn = None;
-                return Err(e.into());
+                if tries < 3 {
+                    continue;
+                }
+            }
+            let conn = self.connection().await?;
+            match conn.try_send_request(req).await {
+                Ok(r) => break r,
+                Err(mut e) => {
+                    self.conn = None;
+                    match e.take_message() {
+                        Some(unsent) if tries < 3 => req = unsent,
+                        _ => return Err(e.into_error().into()),
+                    }
+                }
             }
         };
         let status = res.status().as_u16();

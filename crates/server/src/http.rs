@@ -12,15 +12,16 @@ use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::io;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast};
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, broadcast};
 
 /// The OpenAPI description of the API, as served at `GET /openapi.json`.
 pub const OPENAPI: &str = include_str!("../openapi.json");
@@ -293,86 +294,43 @@ async fn session(
     }
 }
 
-/// A TCP listener that holds at most a given number of connections: past it, a new
-/// connection is closed at once, so a flood of connections cannot take the server's memory
-/// or file descriptors; those already open go on being served.
-pub struct BoundedListener {
-    inner: TcpListener,
-    permits: Arc<Semaphore>,
-}
-
-impl BoundedListener {
-    /// Wraps a bound listener.
-    pub fn new(inner: TcpListener, max_connections: usize) -> BoundedListener {
-        BoundedListener {
-            inner,
-            permits: Arc::new(Semaphore::new(max_connections)),
-        }
-    }
-}
-
-/// A connection of a [`BoundedListener`]: its place is given back when it closes.
-pub struct BoundedStream {
-    stream: TcpStream,
-    _permit: OwnedSemaphorePermit,
-}
-
-impl axum::serve::Listener for BoundedListener {
-    type Io = BoundedStream;
-    type Addr = std::net::SocketAddr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        loop {
-            match self.inner.accept().await {
-                Ok((stream, addr)) => match self.permits.clone().try_acquire_owned() {
-                    Ok(permit) => {
-                        let _ = stream.set_nodelay(true);
-                        return (
-                            BoundedStream {
-                                stream,
-                                _permit: permit,
-                            },
-                            addr,
-                        );
-                    }
-                    Err(_) => drop(stream),
-                },
-                // Out of file descriptors, or a connection reset before it was accepted:
-                // wait a little and go on.
-                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(10)).await,
+/// Serves `router` on `tcp`, holding at most `max_connections` connections: past that, a new
+/// connection is closed at once, so a flood of connections cannot take the server's memory or
+/// file descriptors. A connection that has not sent a request's whole head within
+/// `idle_timeout` (a new one, or a kept-alive one between requests) is closed too; a
+/// WebSocket, once open, is not bound by it.
+pub async fn serve_connections(
+    tcp: TcpListener,
+    router: Router,
+    max_connections: usize,
+    idle_timeout: Duration,
+) -> io::Result<()> {
+    let permits = Arc::new(Semaphore::new(max_connections.max(1)));
+    let service = TowerToHyperService::new(router);
+    loop {
+        let stream = match tcp.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, or a connection reset before it was accepted: wait a
+            // little and go on.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
             }
-        }
-    }
-
-    fn local_addr(&self) -> io::Result<Self::Addr> {
-        self.inner.local_addr()
-    }
-}
-
-impl AsyncRead for BoundedStream {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_read(cx, buf)
-    }
-}
-
-impl AsyncWrite for BoundedStream {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_shutdown(cx)
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let service = service.clone();
+        tokio::spawn(async move {
+            let _ = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(idle_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades()
+                .await;
+            drop(permit);
+        });
     }
 }

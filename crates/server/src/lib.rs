@@ -10,7 +10,7 @@
 //! - [`games`]: the games in memory, one lock per game, each request judged against the
 //!   state brought up to date from the store.
 //! - [`store`]: the append-only event log behind one trait, SQLite and PostgreSQL.
-//! - [`http`]: the routes, the WebSocket sessions, the bounded listener.
+//! - [`http`]: the routes, the WebSocket sessions, the bounded accept loop.
 //! - [`client`]: a small HTTP client for tests, benchmarks and scripts.
 //!
 //! # Races
@@ -29,6 +29,7 @@ pub mod store;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// How to serve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +46,9 @@ pub struct Config {
     pub max_body: usize,
     /// The most connections held at once.
     pub max_connections: usize,
+    /// How long a connection may take to send a request's head (a new connection, or a
+    /// kept-alive one between requests) before it is closed.
+    pub idle_timeout: Duration,
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -57,6 +61,7 @@ impl Default for Config {
             schema: None,
             max_body: 16 * 1024,
             max_connections: 4096,
+            idle_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -94,8 +99,10 @@ pub struct Server {
     pub addr: SocketAddr,
     /// What the store is (for a start-up message).
     pub store: String,
-    listener: http::BoundedListener,
+    tcp: tokio::net::TcpListener,
     router: axum::Router,
+    max_connections: usize,
+    idle_timeout: Duration,
 }
 
 fn hide_password(db: &str) -> String {
@@ -134,8 +141,10 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
     Ok(Server {
         addr,
         store,
-        listener: http::BoundedListener::new(tcp, config.max_connections.max(1)),
+        tcp,
         router: http::router(hub, config.max_body),
+        max_connections: config.max_connections,
+        idle_timeout: config.idle_timeout,
     })
 }
 
@@ -145,7 +154,12 @@ impl Server {
         self,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        let serving = axum::serve(self.listener, self.router);
+        let serving = http::serve_connections(
+            self.tcp,
+            self.router,
+            self.max_connections,
+            self.idle_timeout,
+        );
         tokio::select! {
             r = serving => r.map_err(ServeError::Io),
             () = stop => Ok(()),
