@@ -174,3 +174,71 @@ pub async fn next_state(ws: &mut Ws) -> GameState {
         }
     }
 }
+
+/// What a run of races came to.
+#[derive(Debug, Default)]
+pub struct Races {
+    /// Races run.
+    pub races: usize,
+    /// Moves applied, by game.
+    pub applied: std::collections::BTreeMap<String, u64>,
+}
+
+/// Runs `n` races: each time two clients (one on `a`, one on `b`) send two different legal
+/// moves of the side to move, on the same version, at once. Exactly one must be applied and
+/// the other answered 409 with the state that includes the first. Games of Breakthrough
+/// (which always end) are started as needed.
+pub async fn race(a: SocketAddr, b: SocketAddr, n: usize) -> Races {
+    let mut ca = Client::new(a);
+    let mut cb = Client::new(b);
+    let mut out = Races::default();
+    let mut game: Option<(CreatedGame, GameState)> = None;
+    let mut i = 0usize;
+    while out.races < n {
+        let (g, s) = match game.take() {
+            Some((g, s)) if s.legal_moves.len() >= 2 => (g, s),
+            _ => {
+                let g = create(&mut ca, "breakthrough").await;
+                let s = g.state.clone();
+                out.applied.insert(s.id.clone(), 0);
+                (g, s)
+            }
+        };
+        i += 1;
+        let k = s.legal_moves.len();
+        let (m1, m2) = (&s.legal_moves[i % k], &s.legal_moves[(i + 1 + i / k) % k]);
+        let (m1, m2) = if m1 == m2 {
+            (&s.legal_moves[0], &s.legal_moves[1])
+        } else {
+            (m1, m2)
+        };
+        let token = mover_token(&g, &s);
+        let path = format!("/games/{}/moves", s.id);
+        let (q1, q2) = (mv(&token, s.version, m1), mv(&token, s.version, m2));
+        let (r1, r2) = tokio::join!(ca.post(&path, &q1), cb.post(&path, &q2));
+        let (r1, r2) = (r1.expect("POST"), r2.expect("POST"));
+        let mut statuses = [r1.status, r2.status];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [200, 409],
+            "race {}: {} / {}",
+            out.races,
+            r1.text(),
+            r2.text()
+        );
+        let (won, lost) = if r1.status == 200 { (r1, r2) } else { (r2, r1) };
+        let won: GameState = won.json().expect("state");
+        let lost: ply_server::api::Conflict = lost.json().expect("a conflict");
+        assert_eq!(won.version, s.version + 1);
+        assert_eq!(
+            lost.state.version, won.version,
+            "the 409 shows the winner's move"
+        );
+        assert_eq!(lost.state.moves, won.moves);
+        *out.applied.get_mut(&s.id).expect("game") += 1;
+        out.races += 1;
+        game = Some((g, won));
+    }
+    out
+}
