@@ -2,9 +2,9 @@
 //!
 //! The version check holds across processes because `(game_id, version)` is the events
 //! table's primary key: of two processes appending the same version, the database stores one
-//! and refuses the other. Each append notifies (`pg_notify`, in the same statement, so only
-//! when it commits) a channel that every process listens on, so that a move made through one
-//! process reaches the WebSocket clients of the others.
+//! and refuses the other. Each append, once committed,
+//! notifies (`pg_notify`) a channel that every process listens on, so that a move made through
+//! one process reaches the WebSocket clients of the others.
 
 use super::{Appended, BoxFuture, Change, Event, EventKind, NewGame, Store, StoreError};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,7 +13,7 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, Client, NoTls};
 
 /// Connections used for queries (tokio-postgres pipelines the queries of one connection).
-const CONNECTIONS: usize = 4;
+const CONNECTIONS: usize = 8;
 
 /// A lock id taken while the tables are created, so that processes starting together do
 /// not trip over each other.
@@ -260,28 +260,34 @@ impl Store for PostgresStore {
             let done = self
                 .client()
                 .execute(
-                    "WITH ins AS (
-                         INSERT INTO events (game_id, version, seat, kind, body, idempotency_key)
-                         VALUES ($1, $2, $3, $4, $5, $6) RETURNING game_id, version)
-                     SELECT pg_notify($7, ins.game_id || ' ' || ins.version) FROM ins",
-                    &[
-                        &id,
-                        &version,
-                        &seat,
-                        &kind,
-                        &body,
-                        &e.idempotency_key,
-                        &self.channel,
-                    ],
+                    "INSERT INTO events (game_id, version, seat, kind, body, idempotency_key)
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[&id, &version, &seat, &kind, &body, &e.idempotency_key],
                 )
                 .await;
             match done {
-                Ok(_) => Ok(Appended::Stored),
+                Ok(_) => {}
                 Err(err) if err.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
-                    Ok(Appended::Conflict)
+                    return Ok(Appended::Conflict);
                 }
-                Err(err) => Err(err.into()),
+                Err(err) => return Err(err.into()),
             }
+            // Told after the commit, in a transaction of its own: a transaction that notifies
+            // holds a database-wide lock while it commits, which would make every move's
+            // commit (and its flush to disk) wait for the others'. A notification lost to a
+            // crash between the two only delays other processes' pushes until the next
+            // change or request; the move itself is stored and acknowledged.
+            if let Err(err) = self
+                .client()
+                .execute(
+                    "SELECT pg_notify($1, $2)",
+                    &[&self.channel, &format!("{id} {}", e.version)],
+                )
+                .await
+            {
+                eprintln!("warning: PostgreSQL notification failed: {err}");
+            }
+            Ok(Appended::Stored)
         })
     }
 
