@@ -119,6 +119,14 @@ impl CellSet {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Removes every cell of `other`.
+    #[inline]
+    pub fn remove_all(&mut self, other: &CellSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+    }
+
     /// The union of two sets.
     #[inline]
     #[must_use]

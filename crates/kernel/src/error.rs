@@ -50,6 +50,15 @@ pub enum MoveErrorKind {
     },
     /// The position's moves go past the kernel's limits.
     Limit(MoveLimit),
+    /// A pass, where the rules have no passing, or the player has a move.
+    CannotPass,
+    /// A placement on this cell refused: the piece that would be placed, and why.
+    CannotPlace {
+        /// The piece.
+        piece: Piece,
+        /// Why.
+        reason: Reason,
+    },
 }
 
 /// A refused move: what is wrong, the path as given, and the rules it was judged by. Refusing
@@ -144,6 +153,20 @@ impl fmt::Display for MoveError {
                 "`{}` is not a path: a move needs at least two cells of the board",
                 self.path_text()
             ),
+            MoveErrorKind::CannotPass => {
+                if rules.passes() {
+                    write!(f, "a player may pass only when it has no other move")
+                } else {
+                    write!(f, "this game has no passing")
+                }
+            }
+            MoveErrorKind::CannotPlace { piece, reason } => write!(
+                f,
+                "{} cannot be placed on {}: {}",
+                rules.code(piece),
+                self.path_text(),
+                reason.describe(rules)
+            ),
             MoveErrorKind::NoPiece(cell) => write!(f, "there is no piece on {}", g.name(cell)),
             MoveErrorKind::NotYours { cell, owner } => write!(
                 f,
@@ -204,6 +227,23 @@ impl Reason {
                 g.name(cell)
             ),
             Reason::MustCapture => "a capture is possible, and capturing is mandatory".to_string(),
+            Reason::Place(r) => {
+                format!("place rule `{}` forbids placing there", rules.rule_name(r))
+            }
+            Reason::Screen(p) => format!(
+                "`{}` captures by passing exactly one piece on the way, and moves quietly past none",
+                pattern(p)
+            ),
+            Reason::NoEffect(e) => format!(
+                "effect `{}` must change at least one piece, and this move changes none",
+                rules.effect_name(e as usize)
+            ),
+            Reason::NoSupply(p) => format!("no piece is left in hand for `{}`", pattern(p)),
+            Reason::Second(p, cell) => format!(
+                "the second part of `{}` cannot reach {}",
+                pattern(p),
+                g.name(cell)
+            ),
         }
     }
 }

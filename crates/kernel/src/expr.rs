@@ -14,6 +14,7 @@
 
 use crate::cell::Cell;
 use crate::facts::Core;
+use crate::geometry::{Dir, DirSet};
 use crate::piece::{KindId, Piece, Player};
 
 /// The deepest an expression may nest (operators, calls and fields inside each other).
@@ -48,6 +49,9 @@ pub enum Var {
     /// How many times the current position (pieces and side to move) occurred before, since
     /// the last capture or promotion (within the last [`crate::REPETITION_WINDOW`] plies).
     Repetitions,
+    /// How many passes in a row have just been made, the last move included (0 after any
+    /// other move).
+    Passes,
 }
 
 /// A value an expression computes.
@@ -67,6 +71,10 @@ pub enum Value {
     Cell(Cell),
     /// A piece kind.
     Kind(KindId),
+    /// No cell: the neighbour of a cell off the board or on a hole.
+    NoCell,
+    /// No player: a winner that is nobody (a draw).
+    Nobody,
 }
 
 /// A binary operator.
@@ -137,8 +145,20 @@ pub enum Expr {
     Placed(Box<Expr>),
     /// The piece on a cell, possibly none.
     At(Box<Expr>),
-    /// Whether a cell holds a piece.
+    /// Whether a cell holds a piece (false for no cell).
     Occupied(Box<Expr>),
+    /// The cell next to a cell in a direction, or no cell off the board.
+    Neighbour(Box<Expr>, Dir),
+    /// Whether a value is a cell of the board (not no cell).
+    OnBoard(Box<Expr>),
+    /// Whether a cell of the board holds no piece (false for no cell).
+    Empty(Box<Expr>),
+    /// The longest line through a cell of pieces of the owner of the piece on it, along the
+    /// axes of the directions (a direction and its opposite); 0 for an empty cell.
+    Line(Box<Expr>, DirSet),
+    /// The number of pieces of a player (optionally of one kind) on a zone's cells (for an
+    /// owned zone, the part of the given player, or all parts).
+    CountIn(Box<Expr>, Option<KindId>, usize, Option<Box<Expr>>),
     /// Logical negation.
     Not(Box<Expr>),
     /// Integer negation.
@@ -287,9 +307,13 @@ impl Expr {
             | Placed(a)
             | At(a)
             | Occupied(a)
+            | Neighbour(a, _)
+            | OnBoard(a)
+            | Empty(a)
+            | Line(a, _)
             | Not(a)
             | Neg(a) => f(a),
-            In(a, _, b) => {
+            In(a, _, b) | CountIn(a, _, _, b) => {
                 f(a);
                 if let Some(b) = b {
                     f(b);
@@ -320,7 +344,9 @@ impl Expr {
                 self::Var::Player | self::Var::Opponent => Deps::PLAYER,
                 self::Var::Cell => Deps::CELL,
                 self::Var::Occupant => Deps::OCCUPANT,
-                self::Var::Clock | self::Var::Idle | self::Var::Repetitions => Deps::POSITION,
+                self::Var::Clock | self::Var::Idle | self::Var::Repetitions | self::Var::Passes => {
+                    Deps::POSITION
+                }
             },
             CellOf(e) => {
                 let d = e.deps();
@@ -351,7 +377,14 @@ impl Expr {
                 .deps()
                 .or(p.as_ref().map_or(Deps::default(), |p| p.deps())),
             Count(p, _) | Placed(p) => p.deps().or(Deps::POSITION),
-            At(c) | Occupied(c) => c.deps().or(Deps::POSITION),
+            CountIn(p, _, _, o) => p
+                .deps()
+                .or(o.as_ref().map_or(Deps::default(), |o| o.deps()))
+                .or(Deps::POSITION),
+            At(c) | Occupied(c) | Empty(c) | Line(c, _) => c.deps().or(Deps::POSITION),
+            // The neighbour of a cell is another cell: anything may tell it apart.
+            Neighbour(c, _) => c.deps().or(Deps::CELL_IDENTITY),
+            OnBoard(c) => c.deps().or(Deps::CELL_IDENTITY),
             NoMoves(p) => p.deps().or(Deps::MOVES),
             Bin(op, a, b) => {
                 let d = a.deps().or(b.deps());
@@ -413,13 +446,52 @@ impl Expr {
             NoMoves(p) => Value::Bool(env.no_moves(player(p.eval(core, env)?)?)?),
             Placed(p) => Value::Int(env.placed(piece(p.eval(core, env)?)?.0)?),
             At(c) => {
-                let c = cell(c.eval(core, env)?)?;
+                let c = match c.eval(core, env)? {
+                    Value::NoCell => return Ok(Value::NoPiece),
+                    v => cell(v)?,
+                };
                 match env.piece_at(c)? {
                     Some(p) => Value::Piece(p, c),
                     None => Value::NoPiece,
                 }
             }
-            Occupied(c) => Value::Bool(env.piece_at(cell(c.eval(core, env)?)?)?.is_some()),
+            Occupied(c) => Value::Bool(match c.eval(core, env)? {
+                Value::NoCell => false,
+                v => env.piece_at(cell(v)?)?.is_some(),
+            }),
+            Empty(c) => Value::Bool(match c.eval(core, env)? {
+                Value::NoCell => false,
+                v => env.piece_at(cell(v)?)?.is_none(),
+            }),
+            Neighbour(c, d) => match c.eval(core, env)? {
+                Value::NoCell => Value::NoCell,
+                v => core
+                    .geometry()
+                    .neighbour(cell(v)?, *d)
+                    .map_or(Value::NoCell, Value::Cell),
+            },
+            OnBoard(c) => Value::Bool(!matches!(c.eval(core, env)?, Value::NoCell)),
+            Line(c, dirs) => {
+                let c = cell(c.eval(core, env)?)?;
+                Value::Int(line(core, env, c, *dirs)?)
+            }
+            CountIn(p, k, z, part) => {
+                let p = player(p.eval(core, env)?)?;
+                let part = match part {
+                    Some(o) => Some(player(o.eval(core, env)?)?),
+                    None => None,
+                };
+                let mut n = 0;
+                for c in core.zone_cells(*z, part).iter() {
+                    if let Some(q) = env.piece_at(c)?
+                        && q.owner() == p
+                        && k.is_none_or(|k| q.kind() == k)
+                    {
+                        n += 1;
+                    }
+                }
+                Value::Int(n)
+            }
             Not(e) => Value::Bool(!boolean(e.eval(core, env)?)?),
             Neg(e) => Value::Int(
                 int(e.eval(core, env)?)?
@@ -447,6 +519,31 @@ impl Expr {
     pub fn test(&self, core: &Core, env: &dyn Env) -> Result<bool, EvalError> {
         boolean(self.eval(core, env)?)
     }
+}
+
+/// The longest line of pieces of one owner through `c`, along the axes of `dirs`.
+fn line(core: &Core, env: &dyn Env, c: Cell, dirs: DirSet) -> Result<i64, EvalError> {
+    let Some(p) = env.piece_at(c)? else {
+        return Ok(0);
+    };
+    let g = core.geometry();
+    let run = |d: Dir| -> Result<i64, EvalError> {
+        let mut n = 0;
+        let mut cur = c;
+        while let Some(next) = g.neighbour(cur, d) {
+            match env.piece_at(next)? {
+                Some(q) if q.owner() == p.owner() => n += 1,
+                _ => break,
+            }
+            cur = next;
+        }
+        Ok(n)
+    };
+    let mut best = 1;
+    for d in dirs.iter() {
+        best = best.max(1 + run(d)? + run(d.opposite())?);
+    }
+    Ok(best)
 }
 
 fn type_error(expected: &'static str, found: Value) -> EvalError {

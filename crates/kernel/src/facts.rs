@@ -155,6 +155,15 @@ impl Core {
         }
     }
 
+    /// The cells of a zone (the part of `owner`, or all parts); empty for no zone.
+    pub fn zone_cells(&self, zone: usize, owner: Option<Player>) -> CellSet {
+        match (self.zones.get(zone), owner) {
+            (Some(z), Some(p)) => z.parts[p.index()],
+            (Some(z), None) => z.all,
+            (None, _) => CellSet::EMPTY,
+        }
+    }
+
     /// The zones, as declared.
     pub fn zones(&self) -> &[ZoneSpec] {
         &self.zone_specs

@@ -63,6 +63,11 @@ impl Dir {
         Dir::ALL[((self as u8 + eighths) & 7) as usize]
     }
 
+    /// The opposite direction.
+    pub const fn opposite(self) -> Dir {
+        self.rotate(4)
+    }
+
     /// The direction with this index (`0..8`, clockwise from north).
     pub const fn from_index(i: u8) -> Dir {
         Dir::ALL[(i & 7) as usize]

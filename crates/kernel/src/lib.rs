@@ -46,8 +46,10 @@
 //!         dirs: [orthogonal, orthogonal],
 //!         mode: CaptureMode::Any,
 //!         condition: None,
+//!         then: None,
 //!     }],
 //!     promotion: None,
+//!     supply: None,
 //! };
 //! let player = |n: &str| PlayerSpec { name: n.into(), symbol: n.into() };
 //! let kind = KindId::new(0).unwrap();
@@ -68,6 +70,8 @@
 //!         (Piece::new(kind, Player::SECOND), g.parse_cell("c3").unwrap()),
 //!     ],
 //!     must_capture: false,
+//!     effects: Vec::new(),
+//!     pass: false,
 //! };
 //! let rules = Arc::new(Rules::new(spec).expect("a valid spec"));
 //! let mut game = Game::new(rules.clone());

@@ -23,6 +23,14 @@ pub struct Move {
 }
 
 const CAPTURE: u8 = 0x80;
+/// No piece moves from an origin: a placement, or a pass.
+const SPECIAL: u8 = 0x40;
+/// The turn has a second part, placed on the cell in the low byte of `dirs`.
+const SECOND: u8 = 0x20;
+/// The number of hops, in the low bits of the meta byte.
+const HOPS: u8 = 0x1f;
+/// `dirs` of a pass.
+const PASS: u64 = 1 << 63;
 
 impl Move {
     #[inline(always)]
@@ -44,6 +52,51 @@ impl Move {
             dirs: dir as u64,
             code: Move::pack(from, to, rule, 1),
         }
+    }
+
+    /// A new piece placed on `to` by placement pattern `rule`.
+    #[inline]
+    pub(crate) fn place(to: Cell, rule: u8) -> Move {
+        Move {
+            dirs: 0,
+            code: Move::pack(to, to, rule, SPECIAL),
+        }
+    }
+
+    /// A pass (pattern `rule`).
+    #[inline]
+    pub(crate) fn pass(rule: u8) -> Move {
+        Move {
+            dirs: PASS,
+            code: Move::pack(Cell(0), Cell(0), rule, SPECIAL),
+        }
+    }
+
+    /// This move followed by placing a piece on `at`, its second part.
+    #[inline]
+    pub(crate) fn then_at(self, at: Cell) -> Move {
+        Move {
+            dirs: at.0 as u64,
+            code: self.code | (SECOND as u32) << 24,
+        }
+    }
+
+    /// Whether this is a pass.
+    #[inline]
+    pub fn is_pass(&self) -> bool {
+        self.meta() & SPECIAL != 0 && self.dirs == PASS
+    }
+
+    /// Whether this move puts a new piece on the board on [`Move::to`] (no piece moves).
+    #[inline]
+    pub fn is_placement(&self) -> bool {
+        self.meta() & SPECIAL != 0 && self.dirs != PASS
+    }
+
+    /// The cell of the second part of the turn, if it has one.
+    #[inline]
+    pub fn second(&self) -> Option<Cell> {
+        (self.meta() & SECOND != 0).then_some(Cell(self.dirs as u8))
     }
 
     /// This move with its destination replaced by `to`.
@@ -90,7 +143,7 @@ impl Move {
     /// The number of hops (0 for a step or a jump).
     #[inline]
     pub fn hops(&self) -> usize {
-        (self.meta() & 0x3f) as usize
+        (self.meta() & HOPS) as usize
     }
 
     /// Whether the move captures: by moving onto an enemy piece, or by hopping over one.
@@ -110,13 +163,24 @@ impl Move {
         Dir::from_index(((self.dirs >> (3 * i)) & 7) as u8)
     }
 
-    /// The cells the piece visits on this board: origin, each landing cell, destination last.
-    /// ([`crate::Position::path`] gives it without naming the board.)
-    pub fn path(&self, g: &Geometry) -> ArrayVec<Cell, { MAX_HOPS + 1 }> {
+    /// The cells the piece visits on this board: origin, each landing cell, destination last;
+    /// then the cell of the second part of the turn, if any. A placement's path is its cell,
+    /// a pass's is empty. ([`crate::Position::path`] gives it without naming the board.)
+    pub fn path(&self, g: &Geometry) -> ArrayVec<Cell, { MAX_HOPS + 2 }> {
         let mut out = ArrayVec::new();
+        if self.is_pass() {
+            return out;
+        }
+        if self.is_placement() {
+            out.push(self.to());
+            return out;
+        }
         out.push(self.from());
         if self.hops() == 0 {
             out.push(self.to());
+            if let Some(at) = self.second() {
+                out.push(at);
+            }
             return out;
         }
         let mut cur = self.from();

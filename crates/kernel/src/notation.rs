@@ -94,8 +94,20 @@ pub enum PositionErrorKind {
         text: String,
     },
     /// A field that is none of the known ones.
-    #[error("unknown field `{0}` (expected clock=N, idle=N, winner=NAME, draw or setup)")]
+    #[error(
+        "unknown field `{0}` (expected clock=N, idle=N, hand=CODE:N,..., passes=N, winner=NAME, draw or setup)"
+    )]
     UnknownField(String),
+    /// A `hand=` or `passes=` field that does not fit the game.
+    #[error("bad `{field}` field `{text}`: {why}")]
+    BadHand {
+        /// `hand` or `passes`.
+        field: &'static str,
+        /// The text of the entry at fault.
+        text: String,
+        /// Why, in words.
+        why: String,
+    },
     /// `setup` with a result.
     #[error("`setup` (not judged by the end rules) and a result cannot go together")]
     SetupWithResult,
@@ -163,6 +175,17 @@ impl Position {
         }
         if rules.uses_idle {
             let _ = write!(out, " idle={}", self.state.idle);
+        }
+        let hand: Vec<String> = core
+            .all_pieces()
+            .filter(|p| rules.supply(p.kind()).is_some())
+            .map(|p| format!("{}:{}", core.code(p), self.state.reserve[p.code()]))
+            .collect();
+        if !hand.is_empty() {
+            let _ = write!(out, " hand={}", hand.join(","));
+        }
+        if self.state.passes > 0 {
+            let _ = write!(out, " passes={}", self.state.passes);
         }
         match self.decided() {
             Some(Outcome::Win(p)) => {
@@ -301,6 +324,19 @@ impl Position {
                     .player_by_name(name)
                     .ok_or_else(|| not_a_player(name, at))?;
                 state.outcome = Some(Outcome::Win(p));
+            } else if let Some(list) = f.strip_prefix("hand=") {
+                read_hand(&rules, &mut state, list).map_err(|k| err(at, k))?;
+            } else if let Some(n) = f.strip_prefix("passes=") {
+                let bad = |why: &str| PositionErrorKind::BadHand {
+                    field: "passes",
+                    text: n.to_string(),
+                    why: why.to_string(),
+                };
+                if !rules.passes() {
+                    return Err(err(at, bad("this game has no passing")));
+                }
+                let k: u8 = n.parse().map_err(|_| err(at, bad("not a number")))?;
+                state.set_passes(k);
             } else if f == "setup" {
                 setup = true;
             } else if f == "draw" {
@@ -325,15 +361,60 @@ impl Position {
     }
 }
 
-/// A move in human notation: `a7-a6`, `a3xa4`, `c1xc3xe3`.
+/// Reads `CODE:N,CODE:N`: how many pieces of each code their owner has in hand.
+fn read_hand(rules: &Rules, state: &mut State, list: &str) -> Result<(), PositionErrorKind> {
+    let core = rules.core();
+    for entry in list.split(',').filter(|e| !e.is_empty()) {
+        let bad = |why: String| PositionErrorKind::BadHand {
+            field: "hand",
+            text: entry.to_string(),
+            why,
+        };
+        let (code, n) = entry
+            .split_once(':')
+            .ok_or_else(|| bad("expected CODE:N, as in `WA:3`".into()))?;
+        let piece = core
+            .piece_by_code(code)
+            .ok_or_else(|| bad(format!("`{code}` is not a piece of {}", core.name())))?;
+        let Some(supply) = rules.supply(piece.kind()) else {
+            return Err(bad(format!(
+                "{} are not kept in hand in this game (their supply is unlimited or they are never placed)",
+                rules.kind_name(piece.kind())
+            )));
+        };
+        let n: u16 = n
+            .parse()
+            .map_err(|_| bad(format!("`{n}` is not a number")))?;
+        if n > supply {
+            return Err(bad(format!(
+                "a player has at most {supply} {} in hand",
+                rules.kind_name(piece.kind())
+            )));
+        }
+        state.set_reserve(piece.code(), n);
+    }
+    Ok(())
+}
+
+/// A move in human notation: `a7-a6`, `a3xa4`, `c1xc3xe3`, `d1-d7/g7`, `e5`, `pass`.
 pub fn move_text(rules: &Rules, m: &Move) -> String {
     let g = rules.geometry();
+    if m.is_pass() {
+        return "pass".to_string();
+    }
     let sep = if m.is_capture() { "x" } else { "-" };
-    m.path(rules.geometry())
+    let mut path = m.path(rules.geometry());
+    let second = m.second().and_then(|_| path.pop());
+    let mut text = path
         .iter()
         .map(|c| g.name(*c).to_string())
         .collect::<Vec<_>>()
-        .join(sep)
+        .join(sep);
+    if let Some(at) = second {
+        text.push('/');
+        text.push_str(&g.name(at).to_string());
+    }
+    text
 }
 
 /// What is wrong with a move in notation (see [`NotationError`]).
@@ -360,7 +441,9 @@ pub struct NotationError {
     pub kind: NotationErrorKind,
 }
 
-/// Reads a move's path from notation (`a7-a6`, `a7a6`, `c1xc3xe3`); the cells must exist.
+/// Reads a move's path from notation (`a7-a6`, `a7a6`, `c1xc3xe3`, `d1-d7/g7` with a second
+/// part, `e5` for a placement in a game with placements, `pass` for a pass, which is the
+/// empty path); the cells must exist.
 pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError> {
     let g = rules.geometry();
     let bad = |kind| NotationError {
@@ -368,11 +451,14 @@ pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError>
         kind,
     };
     let t = text.trim();
+    if t.eq_ignore_ascii_case("pass") {
+        return Ok(Vec::new());
+    }
     let mut cells = Vec::new();
     let mut i = 0;
     let b = t.as_bytes();
     while i < b.len() {
-        if matches!(b[i], b'-' | b'x' | b':') && !cells.is_empty() {
+        if matches!(b[i], b'-' | b'x' | b':' | b'/') && !cells.is_empty() {
             i += 1;
             continue;
         }
@@ -390,7 +476,7 @@ pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError>
             .ok_or_else(|| bad(NotationErrorKind::NotACell(name.to_string())))?;
         cells.push(cell);
     }
-    if cells.len() < 2 {
+    if cells.len() < 2 && (cells.len() != 1 || rules.placements.is_empty()) {
         return Err(bad(NotationErrorKind::TooFewCells));
     }
     Ok(cells)

@@ -100,13 +100,25 @@ pub enum Reason {
     Incomplete(Cell),
     /// Capturing is mandatory and another move captures.
     MustCapture,
+    /// A named place rule does not hold.
+    Place(RuleId),
+    /// A slide over a screen captures only by passing exactly one piece on the way, and a
+    /// quiet slide passes none.
+    Screen(PatternId),
+    /// The effect (by its place among the game's effects) must change a piece, and this move
+    /// changes none.
+    NoEffect(u8),
+    /// The player has no piece of this kind left to place.
+    NoSupply(PatternId),
+    /// The second part of the turn cannot go to this cell.
+    Second(PatternId, Cell),
 }
 
 impl Reason {
     /// The named rule behind the refusal, if it is one.
     pub const fn rule(&self) -> Option<RuleId> {
         match self {
-            Reason::Enter(r) | Reason::Capture(r) => Some(*r),
+            Reason::Enter(r) | Reason::Capture(r) | Reason::Place(r) => Some(*r),
             _ => None,
         }
     }

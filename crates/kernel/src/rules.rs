@@ -72,9 +72,56 @@ pub struct Rules {
     /// No reason in [`Rules::general_make_reasons`]: make and unmake are compiled without
     /// tests for those features (`position::Lean`).
     pub(crate) lean: bool,
+    /// Effects after each move, in order.
+    pub(crate) effects: Vec<CompiledEffect>,
+    pub(crate) effect_names: Vec<String>,
+    /// Some effect must change a piece for a move to be legal.
+    pub(crate) must_change: bool,
+    /// The placement patterns, by index into [`Rules::moves`].
+    pub(crate) placements: Vec<u8>,
+    /// The pass pattern, when a player with no move passes.
+    pub(crate) pass_rule: Option<u8>,
+    /// By kind: how many pieces each player has in hand at the start; `None` for unlimited.
+    pub(crate) supply: Vec<Option<u16>>,
+    /// The game has placements, passes, second parts, effects, a limited supply or a winner
+    /// read from the position: generation and make take the general path.
+    pub(crate) general: bool,
 }
 
 impl Rules {
+    /// The name of an effect, by its place among the game's effects (empty for none).
+    pub fn effect_name(&self, i: usize) -> &str {
+        self.effect_names.get(i).map_or("", String::as_str)
+    }
+
+    /// How many pieces of a kind each player has in hand at the start, to place; `None` for
+    /// an unlimited supply (or a kind that is never placed).
+    pub fn supply(&self, kind: KindId) -> Option<u16> {
+        self.supply.get(kind.index()).copied().flatten()
+    }
+
+    /// For a kind that is placed during play (by a placement pattern or as the second part of
+    /// a turn): whether the static place rules allow it anywhere. `None` for a kind that is
+    /// never placed.
+    pub fn kind_placed(&self, kind: KindId) -> Option<bool> {
+        let mut placed = None;
+        for m in &self.moves {
+            let cells = match (m.shape, m.then) {
+                (Shape::Place, _) if m.kind == kind => m.place_cells,
+                (_, Some((codes, _))) if Piece(codes[0]).kind() == kind => m.place_cells,
+                _ => continue,
+            };
+            let any = cells.iter().any(|c| !c.is_empty());
+            placed = Some(placed.unwrap_or(false) || any);
+        }
+        placed
+    }
+
+    /// Whether a player with no move passes.
+    pub fn passes(&self) -> bool {
+        self.pass_rule.is_some()
+    }
+
     /// The static facts: board, players, zones, kinds.
     pub fn core(&self) -> &Core {
         &self.core
@@ -232,6 +279,11 @@ impl Rules {
         }
         if !self.counts_only {
             why.push("end rules, tested after each move, other than piece counts and arrivals");
+        }
+        if self.general {
+            why.push(
+                "placements, passes, second parts, effects or a winner read from the position",
+            );
         }
         why
     }

@@ -43,6 +43,40 @@ pub enum Pattern {
         /// player still chooses which chain); otherwise it may stop after any hop.
         complete: bool,
     },
+    /// Any number of cells in one direction over empty cells, landing on an empty cell or on
+    /// the first piece met (a capture).
+    Slide {
+        /// At most this many cells.
+        max: Option<u8>,
+        /// Captures only by passing exactly one piece (of either side) on the way, the
+        /// screen; quiet moves are plain slides.
+        screen: bool,
+        /// Evaluated for each cell the slide reaches (`cell`, `mover`): where it holds, the
+        /// slide may stop but not pass. It may not read the position.
+        stop: Option<Expr>,
+    },
+    /// To the cells at a fixed offset `(a, b)` (in rows and columns) and its symmetric
+    /// images.
+    Leap {
+        /// The offset, in cells.
+        offset: (u8, u8),
+        /// Evaluated on the leg cell (`cell`, `occupant`, `mover`): true blocks the leap. The
+        /// leg is the first cell on the way: one step along the longer side of the offset,
+        /// diagonally when both sides are equal.
+        blocked: Option<Expr>,
+    },
+    /// A new piece of the kind on an empty cell (the piece comes from the player's supply).
+    Place,
+}
+
+/// The second part of a turn: after the move, the same player places a piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThenPlace {
+    /// The kind placed (owned by the player).
+    pub kind: KindId,
+    /// From the landing cell, the placed piece goes where a slide in these directions
+    /// reaches, over empty cells (the cell the mover left counts as empty).
+    pub dirs: [DirSet; PLAYERS],
 }
 
 /// One way a kind of piece moves.
@@ -56,8 +90,11 @@ pub struct MoveSpec {
     pub dirs: [DirSet; PLAYERS],
     /// Whether it captures by displacement.
     pub mode: CaptureMode,
-    /// An extra condition for this pattern alone, in the scope of enter rules.
+    /// An extra condition for this pattern alone, in the scope of enter rules (for a
+    /// placement: of place rules).
     pub condition: Option<Expr>,
+    /// A second part of the turn.
+    pub then: Option<ThenPlace>,
 }
 
 /// A kind of piece.
@@ -75,6 +112,41 @@ pub struct KindSpec {
     pub moves: Vec<MoveSpec>,
     /// What it turns into on reaching a zone.
     pub promotion: Option<Promotion>,
+    /// How many pieces of this kind each player has in hand at the start, to place; `None`
+    /// for an unlimited supply.
+    pub supply: Option<u16>,
+}
+
+/// What an effect does to the pieces around a moved or placed piece.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EffectKind {
+    /// An enemy piece between the piece and a hostile cell (a piece of the mover's side, or a
+    /// cell where `hostile` holds) is removed.
+    Custodial,
+    /// An enemy piece next to the piece whose every neighbour in the directions is hostile is
+    /// removed.
+    Surround,
+    /// Every run of enemy pieces between the piece and a hostile cell changes owner.
+    Flip,
+}
+
+/// An effect applied after every move (after its second part, if any), around the cell the
+/// piece arrived on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EffectSpec {
+    /// Name, for messages.
+    pub name: String,
+    /// What it does.
+    pub kind: EffectKind,
+    /// The directions looked in (absolute).
+    pub dirs: DirSet,
+    /// Which enemy pieces it affects (`mover`, `target`, `player`); all when `None`.
+    pub target: Option<Expr>,
+    /// Which cells count as hostile besides those holding a piece of the mover's side
+    /// (`cell`, `occupant`, `target`, `mover`, `player`); none when `None`.
+    pub hostile: Option<Expr>,
+    /// Whether a move is legal only if this effect changes at least one piece.
+    pub required: bool,
 }
 
 /// A piece changing kind when it ends a move (or a hop of a chain) in a zone.
@@ -147,6 +219,10 @@ pub struct RulesSpec {
     pub setup: Vec<(Piece, Cell)>,
     /// Whether a player who can capture must (only capturing moves are then legal).
     pub must_capture: bool,
+    /// Effects after each move, in order.
+    pub effects: Vec<EffectSpec>,
+    /// Whether a player with no legal move passes (a pass is then its only move).
+    pub pass: bool,
 }
 
 /// Where in the spec a problem lies, so that a front end can point at its source.
@@ -168,6 +244,8 @@ pub enum Site {
     Setup(usize),
     /// A kind, by index.
     Kind(usize),
+    /// An effect, by index.
+    Effect(usize),
     /// A zone, by index.
     Zone(usize),
     /// The players.

@@ -14,6 +14,9 @@ use crate::verdict::Checked;
 pub(crate) const STEP: u8 = 0;
 pub(crate) const JUMP: u8 = 1;
 pub(crate) const HOP: u8 = 2;
+/// One landing cell of a slide's ray; the targets of one ray follow each other, nearest
+/// first, and the cells before a target's are its `jumped` cells.
+pub(crate) const SLIDE: u8 = 3;
 
 /// One precomputed destination of one move pattern from one cell.
 #[derive(Copy, Clone, Debug)]
@@ -33,6 +36,8 @@ pub(crate) struct Target {
     /// Bit index into [`Rules::cap_bits`] for "no piece" (add `target code * cap_stride`).
     pub cap_base: u32,
     pub cap_stride: u32,
+    /// A slide may pass this cell but not stop on it (the static enter checks refuse it).
+    pub pass_only: bool,
 }
 
 /// The target may move onto an empty cell.
@@ -47,6 +52,8 @@ pub(crate) const BLOCKABLE: u8 = 8;
 pub(crate) const CHAIN: u8 = 16;
 /// The target is a hop.
 pub(crate) const HOPS: u8 = 32;
+/// The slide captures over a screen.
+pub(crate) const SCREEN: u8 = 64;
 
 /// A jumped cell with its precomputed index into [`Rules::block_bits`] (add the occupant's
 /// code).
@@ -105,6 +112,14 @@ pub(crate) enum Shape {
     /// Across a run of cells of this zone.
     Jump(usize),
     Hop,
+    /// Along a ray, at most this many cells.
+    Slide(Option<u8>),
+    /// To an offset and its images.
+    Leap(u8, u8),
+    /// A new piece on an empty cell.
+    Place,
+    /// No move at all.
+    Pass,
 }
 
 /// A compiled move pattern.
@@ -126,8 +141,58 @@ pub(crate) struct CompiledMove {
     /// A jump's blocking predicate: it holds on a jumped cell to block (the reverse of the
     /// other checks); its reason's cell is a placeholder.
     pub blocked: Check,
-    /// Enter rules (and the condition) that read the position, checked during generation.
+    /// Enter rules (and the condition) that read the position, checked during generation;
+    /// for a placement, the place rules and the condition that read the position.
     pub dynamic_enter: Vec<Checked>,
+    /// A slide that captures over a screen.
+    pub screen: bool,
+    /// For a placement: the cells the static checks allow, by player; for a second part, the
+    /// cells where its piece may be placed.
+    pub place_cells: [CellSet; PLAYERS],
+    /// For a placement: the static checks the cells were filtered by, in order.
+    pub place_static: Vec<Checked>,
+    /// The second part of the turn: the piece placed (by player: its code) and the slide
+    /// directions.
+    pub then: Option<([u8; PLAYERS], [DirSet; PLAYERS])>,
+}
+
+impl CompiledMove {
+    /// The pattern of a pass.
+    pub(crate) fn pass() -> CompiledMove {
+        CompiledMove {
+            kind: crate::piece::KindId(0),
+            text: "pass".into(),
+            shape: Shape::Pass,
+            dirs: [DirSet::default(); PLAYERS],
+            mode: CaptureMode::Quiet,
+            chain: false,
+            complete: false,
+            enter: Vec::new(),
+            capture: Check::default(),
+            blocked: Check::default(),
+            dynamic_enter: Vec::new(),
+            screen: false,
+            place_cells: [CellSet::EMPTY; PLAYERS],
+            place_static: Vec::new(),
+            then: None,
+        }
+    }
+}
+
+/// What a compiled effect does.
+pub(crate) use crate::spec::EffectKind;
+
+/// A compiled effect: its conditions as tables over (mover code, target code, cell,
+/// occupant code), with zero strides for what a condition does not read.
+#[derive(Clone, Debug)]
+pub(crate) struct CompiledEffect {
+    pub kind: EffectKind,
+    pub dirs: DirSet,
+    pub required: bool,
+    /// `target` holds: index by mover code, target code, target cell.
+    pub target: Option<BitTable>,
+    /// `hostile` holds: index by mover code, target code, cell, occupant code.
+    pub hostile: Option<BitTable>,
 }
 
 /// How a compiled end rule is tested.
@@ -167,7 +232,6 @@ impl Who {
 pub(crate) struct Eager {
     pub index: u8,
     pub test: EagerTest,
-    pub result: [Outcome; PLAYERS],
 }
 
 /// How an eager end rule is tested.
@@ -188,8 +252,11 @@ pub(crate) enum EagerTest {
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledEnd {
     pub check: EndCheck,
-    /// The result, by the player who has just moved.
+    /// The result, by the player who has just moved (unless `winner` is read from the
+    /// position).
     pub result: [Outcome; PLAYERS],
+    /// A winner that reads the position, evaluated when the rule fires (`nobody`: a draw).
+    pub winner: Option<Expr>,
 }
 
 /// A table by piece byte, then cell: indexed by a `u8` code and a `u8` cell, it needs no

@@ -48,6 +48,7 @@ fn pattern(text: &str, pattern: Pattern, dirs: DirSet, mode: CaptureMode) -> Mov
         dirs: [dirs, dirs],
         mode,
         condition: None,
+        then: None,
     }
 }
 
@@ -59,6 +60,7 @@ fn kind(name: &str, letter: &str, rank: i64, moves: Vec<MoveSpec>) -> KindSpec {
         tags: Vec::new(),
         moves,
         promotion: None,
+        supply: None,
     }
 }
 
@@ -87,6 +89,8 @@ fn spec(rows: usize, cols: usize) -> RulesSpec {
         end: Vec::new(),
         setup: Vec::new(),
         must_capture: false,
+        effects: Vec::new(),
+        pass: false,
     }
 }
 

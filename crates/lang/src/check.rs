@@ -11,7 +11,7 @@
 use crate::diag::{Diagnostic, Loc};
 use crate::syntax::{self, ExprKind, MAX_EXPR_DEPTH, Span, UnOp, too_deep_message};
 use ply_kernel::expr::{BinOp, Expr, Value, Var};
-use ply_kernel::{KindId, Player};
+use ply_kernel::{DirSet, KindId, Player};
 use std::collections::HashSet;
 
 /// A type of the expression language.
@@ -149,10 +149,52 @@ pub const END: Scope = Scope {
         ("clock", Var::Clock, Ty::Int),
         ("idle", Var::Idle, Ty::Int),
         ("repetitions", Var::Repetitions, Ty::Int),
+        ("passes", Var::Passes, Ty::Int),
         PL,
         OPP,
     ],
     moves: true,
+    placed: false,
+};
+
+/// A slide's `until`.
+pub const UNTIL: Scope = Scope {
+    what: "a slide's `until` condition",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("cell", Var::Cell, Ty::Cell),
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: false,
+};
+
+/// An effect's `target`.
+pub const EFFECT_TARGET: Scope = Scope {
+    what: "an effect's `target` condition",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("target", Var::Target, Ty::Piece),
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: false,
+};
+
+/// An effect's `hostile`.
+pub const HOSTILE: Scope = Scope {
+    what: "an effect's `hostile` condition",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("target", Var::Target, Ty::Piece),
+        ("cell", Var::Cell, Ty::Cell),
+        ("occupant", Var::Occupant, Ty::Piece),
+        PL,
+        OPP,
+    ],
+    moves: false,
     placed: false,
 };
 
@@ -172,7 +214,18 @@ pub const CONSTANT: Scope = Scope {
     placed: false,
 };
 
-const ALL_SCOPES: [&Scope; 7] = [&ENTER, &CAPTURE, &PLACE, &BLOCK, &END, &WINNER, &CONSTANT];
+const ALL_SCOPES: [&Scope; 10] = [
+    &ENTER,
+    &CAPTURE,
+    &PLACE,
+    &BLOCK,
+    &END,
+    &WINNER,
+    &CONSTANT,
+    &UNTIL,
+    &EFFECT_TARGET,
+    &HOSTILE,
+];
 
 /// An option's value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -541,6 +594,9 @@ impl<'a> Checker<'a> {
         }
         if let Some(p) = w.players.iter().position(|p| p == n).and_then(Player::new) {
             return Some(V(Expr::Lit(Value::Player(p)), Ty::Player));
+        }
+        if n == "nobody" {
+            return Some(V(Expr::Lit(Value::Nobody), Ty::Player));
         }
         if let Some(k) = w.kinds.iter().position(|k| k == n).and_then(KindId::new) {
             return Some(V(Expr::Lit(Value::Kind(k)), Ty::Kind));
@@ -931,6 +987,26 @@ impl<'a> Checker<'a> {
                     arity(self, 1);
                     return None;
                 }
+                if let ExprKind::Binary(syntax::BinOp::In, lhs, rhs) = &args[0].kind
+                    && args.len() == 1
+                {
+                    let pieces = self.any(lhs, text, scope, locals);
+                    let zone = self.any(rhs, text, scope, locals);
+                    return match (pieces?, zone?) {
+                        (Checked::Pieces(p, k), Checked::Zone(z, part)) => Some(V(
+                            Expr::CountIn(p.boxed(), k, z, part.map(Expr::boxed)),
+                            Ty::Int,
+                        )),
+                        _ => {
+                            let d = self.error(
+                                text.loc(args[0].span),
+                                "write `count(pieces(PLAYER) in ZONE)` to count pieces in a zone",
+                            );
+                            self.push(d);
+                            None
+                        }
+                    };
+                }
                 let (p, k) = match self.any(&args[0], text, scope, locals)? {
                     Checked::Pieces(p, k) if args.len() == 1 => (p, k),
                     Checked::Value(x, Ty::Player) => {
@@ -977,20 +1053,34 @@ impl<'a> Checker<'a> {
                 let p = self.expect(&args[0], text, scope, locals, Ty::Piece)?;
                 Some(V(Expr::Placed(p.boxed()), Ty::Int))
             }
-            "occupied" | "empty" => {
+            "occupied" | "empty" | "on_board" => {
                 if !arity(self, 1) {
                     return None;
                 }
-                let c = self.expect(&args[0], text, scope, locals, Ty::Cell)?;
-                let x = Expr::Occupied(c.boxed());
+                let c = self
+                    .expect(&args[0], text, scope, locals, Ty::Cell)?
+                    .boxed();
                 Some(V(
-                    if name == "empty" {
-                        Expr::Not(x.boxed())
-                    } else {
-                        x
+                    match name {
+                        "empty" => Expr::Empty(c),
+                        "on_board" => Expr::OnBoard(c),
+                        _ => Expr::Occupied(c),
                     },
                     Ty::Bool,
                 ))
+            }
+            "neighbour" | "line" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let c = self.expect(&args[0], text, scope, locals, Ty::Cell);
+                let dirs = self.compass(&args[1], text, name == "neighbour");
+                let (c, dirs) = (c?, dirs?);
+                if name == "line" {
+                    return Some(V(Expr::Line(c.boxed(), dirs), Ty::Int));
+                }
+                let d = dirs.iter().next()?;
+                Some(V(Expr::Neighbour(c.boxed(), d), Ty::Cell))
             }
             "piece_at" => {
                 if !arity(self, 1) {
@@ -1033,8 +1123,20 @@ impl<'a> Checker<'a> {
             }
             _ => {
                 let mut candidates: Vec<&str> = vec![
-                    "opponent", "pieces", "count", "no_moves", "placed", "occupied", "empty",
-                    "piece_at", "abs", "min", "max",
+                    "opponent",
+                    "pieces",
+                    "count",
+                    "no_moves",
+                    "placed",
+                    "occupied",
+                    "empty",
+                    "piece_at",
+                    "abs",
+                    "min",
+                    "max",
+                    "neighbour",
+                    "line",
+                    "on_board",
                 ];
                 candidates.extend(w.defs.iter().map(|d| d.name.as_str()));
                 candidates.extend(w.zones.iter().filter(|z| z.1).map(|z| z.0.as_str()));
@@ -1043,6 +1145,34 @@ impl<'a> Checker<'a> {
                     .error(floc, format!("unknown function `{name}`"))
                     .label("not defined")
                     .suggest(name, candidates);
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// A compass direction word (`n`, `se`, ...) or, unless `one`, a set (`orthogonal`,
+    /// `all`): the directions are the board's, the same for both players.
+    fn compass(&mut self, e: &syntax::Expr, text: Text, one: bool) -> Option<DirSet> {
+        let words = crate::read::compass_words();
+        let found = match &e.kind {
+            ExprKind::Name(n) => crate::read::compass(n),
+            _ => None,
+        };
+        match found {
+            Some(d) if !one || d.0.count_ones() == 1 => Some(d),
+            _ => {
+                let what = if one {
+                    "a compass direction (n, ne, e, se, s, sw, w, nw)"
+                } else {
+                    "compass directions (n, ne, ..., orthogonal, diagonal or all)"
+                };
+                let d = self
+                    .error(text.loc(e.span), format!("expected {what}"))
+                    .suggest(&b_text(e), words.iter().copied())
+                    .help_if_none(
+                        "relative directions (forward, left...) are not available here".into(),
+                    );
                 self.push(d);
                 None
             }
@@ -1167,9 +1297,13 @@ fn parts(e: &Expr) -> impl Iterator<Item = &Expr> {
         | Placed(x)
         | At(x)
         | Occupied(x)
+        | Neighbour(x, _)
+        | OnBoard(x)
+        | Empty(x)
+        | Line(x, _)
         | Not(x)
         | Neg(x) => (Some(x), None, None),
-        In(x, _, p) => (Some(x), p.as_deref(), None),
+        In(x, _, p) | CountIn(x, _, _, p) => (Some(x), p.as_deref(), None),
         Bin(_, x, y) => (Some(x), Some(y), None),
         If(x, y, z) => (Some(x), Some(y), Some(z)),
     };

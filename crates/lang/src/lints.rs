@@ -32,7 +32,11 @@ pub(crate) struct Uses<'a> {
 /// Warnings for what nothing uses, and for a pack without `[setup]`.
 pub(crate) fn unused(u: &Uses<'_>) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
-    if u.top.get("setup").is_none() {
+    let places = u
+        .kinds
+        .iter()
+        .any(|k| k.moves.iter().any(|m| m.pattern == Pattern::Place));
+    if u.top.get("setup").is_none() && !places {
         warnings.push(
             Diagnostic::warning(
                 u.top.entries.get("game").map(|e| e.key_loc),
@@ -97,6 +101,19 @@ pub(crate) fn unused(u: &Uses<'_>) -> Vec<Diagnostic> {
 pub(crate) fn immobile(rules: &Rules, locs: &Locs) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     for k in rules.kinds() {
+        if let Some(placeable) = rules.kind_placed(k) {
+            if !placeable {
+                let name = rules.kind_name(k).to_string();
+                warnings.push(
+                    Diagnostic::warning(
+                        locs.kinds.get(k.index()).copied(),
+                        format!("piece `{name}` can never be placed"),
+                    )
+                    .help("its place rules and conditions refuse every cell of the board"),
+                );
+            }
+            continue;
+        }
         if !rules.kind_can_move(k) {
             let name = rules.kind_name(k).to_string();
             warnings.push(

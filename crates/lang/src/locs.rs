@@ -21,6 +21,7 @@ pub(crate) struct Locs {
     pub(crate) kinds: Vec<Loc>,
     pub(crate) zones: Vec<Loc>,
     pub(crate) players: Option<Loc>,
+    pub(crate) effects: Vec<Loc>,
 }
 
 impl Locs {
@@ -36,6 +37,7 @@ impl Locs {
             Site::Setup(i) => self.setup.get(i).copied(),
             Site::Kind(i) => self.kinds.get(i).copied(),
             Site::Zone(i) => self.zones.get(i).copied(),
+            Site::Effect(i) => self.effects.get(i).copied(),
             Site::Players | Site::Game => self.players,
         }
     }

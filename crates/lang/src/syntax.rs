@@ -175,6 +175,33 @@ pub enum PatternKind {
         /// `chain complete`: a chain must go on while it can.
         complete: bool,
     },
+    /// `slide DIRS [upto N] [screen] [until EXPR]`
+    Slide {
+        /// `upto N`, with where N is.
+        upto: Option<(i64, Span)>,
+        /// `screen`.
+        screen: bool,
+        /// `until EXPR`: the slide may stop on a cell where it holds, not pass it.
+        until: Option<Expr>,
+    },
+    /// `leap (A, B) [unless EXPR]`
+    Leap {
+        /// The offset, with where it is written.
+        offset: (i64, i64, Span),
+        /// The blocking condition on the leg.
+        unless: Option<Expr>,
+    },
+    /// `place`
+    Place,
+}
+
+/// `then place KIND by slide DIRS`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThenAst {
+    /// The kind placed.
+    pub kind: Name,
+    /// The slide directions.
+    pub dirs: Vec<Name>,
 }
 
 /// A parsed move pattern.
@@ -188,6 +215,8 @@ pub struct PatternAst {
     pub mode: Option<Name>,
     /// `when EXPR`.
     pub condition: Option<Expr>,
+    /// `then place ...`.
+    pub then: Option<ThenAst>,
 }
 
 /// A definition head: `name` or `name(a, b)`.
@@ -481,8 +510,13 @@ fn rule_words(rule: &Rule) -> String {
         or_op | and_op | eq_op | ne_op | le_op | ge_op | lt_op | gt_op | in_op | is_op | has_op
         | add_op | sub_op | mul_op | div_op | rem_op => "an operator",
         field => "`.` and a field name",
-        pattern => "`step`, `jump` or `hop`",
-        step | jump | hop => "`step`, `jump` or `hop`",
+        pattern | step | jump | hop | slide | leap | place => {
+            "`step`, `slide`, `leap`, `jump`, `hop` or `place`"
+        }
+        upto => "`upto N`",
+        screen => "`screen`",
+        until => "`until`",
+        then_place => "`then place KIND by slide DIRS`",
         dirs => "a direction such as `orthogonal`",
         mode | quiet | capturing => "`quiet` or `capturing`",
         unless => "`unless`",
@@ -772,9 +806,42 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
     let mut over = None;
     let mut chain = None;
     let mut complete = false;
+    let mut upto = None;
+    let mut screen = false;
+    let mut until = None;
+    let mut ints = Vec::new();
+    let mut then = None;
     for part in body.into_inner() {
         match part.as_rule() {
             Rule::dirs => dirs = part.into_inner().map(|d| name(&d)).collect(),
+            Rule::int => ints.push((
+                part.as_str().parse::<i64>().unwrap_or(i64::MAX),
+                Span::of(&part),
+            )),
+            Rule::upto => {
+                if let Some(n) = part.into_inner().next() {
+                    upto = Some((n.as_str().parse::<i64>().unwrap_or(i64::MAX), Span::of(&n)));
+                }
+            }
+            Rule::screen => screen = true,
+            Rule::until => until = inner_expr(part, text)?,
+            Rule::then_place => {
+                let mut kind = None;
+                let mut then_dirs = Vec::new();
+                for p in part.into_inner() {
+                    match p.as_rule() {
+                        Rule::ident => kind = Some(name(&p)),
+                        Rule::dirs => then_dirs = p.into_inner().map(|d| name(&d)).collect(),
+                        _ => {}
+                    }
+                }
+                if let Some(kind) = kind {
+                    then = Some(ThenAst {
+                        kind,
+                        dirs: then_dirs,
+                    });
+                }
+            }
             Rule::mode => mode = part.into_inner().next().map(|m| name(&m)),
             Rule::ident => zone = Some(name(&part)),
             Rule::unless => unless = inner_expr(part, text)?,
@@ -796,6 +863,27 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
     }
     let kind = match shape {
         Rule::step => PatternKind::Step,
+        Rule::slide => PatternKind::Slide {
+            upto,
+            screen,
+            until,
+        },
+        Rule::leap => {
+            let (a, sa) = ints.first().copied().unwrap_or((0, Span::default()));
+            let (b, sb) = ints.get(1).copied().unwrap_or((0, Span::default()));
+            PatternKind::Leap {
+                offset: (
+                    a,
+                    b,
+                    Span {
+                        start: sa.start,
+                        end: sb.end,
+                    },
+                ),
+                unless,
+            }
+        }
+        Rule::place => PatternKind::Place,
         Rule::jump => PatternKind::Jump {
             zone: zone.unwrap_or(Name {
                 text: String::new(),
@@ -814,6 +902,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
         dirs,
         mode,
         condition,
+        then,
     })
 }
 

@@ -167,9 +167,11 @@ pub struct UndoOffer {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum MoveText {
-    /// Notation, read leniently as `ply play` reads it: `a7-a6`, `a7a6`, `c1xc3xe3`.
+    /// Notation, read leniently as `ply play` reads it: `a7-a6`, `a7a6`, `c1xc3xe3`,
+    /// `d1-d7/g7`, `e5` (a placement), `pass`.
     Notation(String),
-    /// The path of cells: origin, then every cell landed on (`["c1", "c3", "e3"]`).
+    /// The path of cells: origin, then every cell landed on (`["c1", "c3", "e3"]`), then a
+    /// second part's cell; one cell for a placement, none for a pass.
     Path(Vec<String>),
 }
 

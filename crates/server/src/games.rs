@@ -127,32 +127,20 @@ pub fn valid_pack_name(name: &str) -> bool {
 }
 
 /// Reads a move leniently, as `ply play` does: letters in any case; between the cells `-`,
-/// `x`, `:`, spaces or nothing.
+/// `x`, `:`, spaces or nothing; `pass`. A path of cells is read as the same cells in notation
+/// (an empty path is a pass).
 fn read_move(rules: &Rules, mv: &MoveText) -> Result<Vec<Cell>, String> {
-    match mv {
-        MoveText::Notation(text) => {
-            let compact: String = text
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
-            parse_path(rules, &compact)
-                .map_err(|e| format!("`{}` is not a move: {}", text.trim(), e.kind))
-        }
-        MoveText::Path(cells) => {
-            let g = rules.geometry();
-            if cells.len() < 2 {
-                return Err("a move needs at least two cells".into());
-            }
-            cells
-                .iter()
-                .map(|c| {
-                    g.parse_cell(&c.trim().to_ascii_lowercase())
-                        .ok_or_else(|| format!("`{c}` is not a cell of this board"))
-                })
-                .collect()
-        }
-    }
+    let (shown, text) = match mv {
+        MoveText::Notation(text) => (text.trim().to_string(), text.clone()),
+        MoveText::Path(cells) if cells.is_empty() => ("[]".to_string(), "pass".to_string()),
+        MoveText::Path(cells) => (format!("{cells:?}"), cells.join("-")),
+    };
+    let compact: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    parse_path(rules, &compact).map_err(|e| format!("`{shown}` is not a move: {}", e.kind))
 }
 
 fn load_panic_safe(name: &str, text: &str, options: &Options) -> Result<ply_lang::Pack, String> {

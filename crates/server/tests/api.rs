@@ -595,7 +595,8 @@ async fn packs_are_listed_with_their_options() {
         .expect("cats_rabbits");
     assert_eq!(cr.options[0].name, "multi_hop");
     assert_eq!(cr.players, ["RABBIT", "CAT"]);
-    // Every pack listed can be played: a game of each, and its first legal move.
+    // Every pack listed can be played: a game of each, its first legal move in notation,
+    // the next as a path of cells (a placement is one cell, a pass none).
     for p in &list.packs {
         let g = create(&mut c, &p.name).await;
         let first = g.state.legal_moves[0].clone();
@@ -608,6 +609,25 @@ async fn packs_are_listed_with_their_options() {
             .await
             .expect("POST");
         assert_eq!(a.status, 200, "{}: {}", p.name, a.text());
+        let s: GameState = a.json().expect("state");
+        if s.status != GameStatus::Playing {
+            continue;
+        }
+        let second = &s.legal_moves[0];
+        let path: Vec<String> = if second == "pass" {
+            Vec::new()
+        } else {
+            second.split(['-', 'x', '/']).map(str::to_string).collect()
+        };
+        let mut req = mv(&mover_token(&g, &s), 1, "");
+        req.mv = MoveText::Path(path);
+        let a = c
+            .post(&format!("/games/{}/moves", g.state.id), &req)
+            .await
+            .expect("POST");
+        assert_eq!(a.status, 200, "{} {second}: {}", p.name, a.text());
+        let s: GameState = a.json().expect("state");
+        assert_eq!(s.moves, [first, second.clone()], "{}", p.name);
     }
 }
 

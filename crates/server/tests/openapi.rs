@@ -349,7 +349,7 @@ fn the_validator_can_fail() {
     spec.check(spec.schema("MoveRequest"), &extra, "m", &mut problems);
     assert_eq!(problems.len(), 1, "{problems:?}");
     problems.clear();
-    let missing = serde_json::json!({"token": "t", "move": ["a1"]});
+    let missing = serde_json::json!({"token": "t", "move": 5});
     spec.check(spec.schema("MoveRequest"), &missing, "m", &mut problems);
     assert_eq!(problems.len(), 2, "{problems:?}");
 }

@@ -63,6 +63,19 @@ pub(super) fn flatten(
             if m.chain {
                 flags |= CHAIN;
             }
+            if t.kind == SLIDE {
+                // Rays are walked by their own loop, off the fast path of the other shapes.
+                flags |= SLOW;
+                if m.screen {
+                    flags |= SCREEN;
+                }
+            }
+            if m.then.is_some() {
+                flags |= SLOW;
+            }
+            if t.pass_only {
+                flags &= !(QUIET | CAPTURE);
+            }
             if hop {
                 flags |= HOPS;
             }
@@ -209,7 +222,7 @@ impl Compiler<'_> {
         kind: KindId,
         site: Site,
         check: Checked,
-        zone: usize,
+        crossed: CellSet,
         class: &[u8],
         nclass: usize,
     ) -> Check {
@@ -223,8 +236,7 @@ impl Compiler<'_> {
         let e = &check.1;
         let sizes = [PIECE_CODES, nclass, PIECE_CODES, 1, 1];
         let mut table = table_for(sizes);
-        // Only cells of the crossed zone are ever jumped.
-        let crossed = self.core.zones.get(zone).map_or(CellSet::EMPTY, |z| z.all);
+        // Only the cells crossed (a jump's zone, a leap's legs) are ever tested.
         let reps = representatives(class, nclass, &crossed);
         for p in 0..PLAYERS {
             let mover = Piece::new(kind, Player(p as u8));

@@ -21,7 +21,12 @@ impl Compiler<'_> {
         }
         for (i, e) in self.spec.end.iter().enumerate() {
             let mut result = [Outcome::Draw; PLAYERS];
-            if let EndResult::Winner(w) = &e.result {
+            let mut winner = None;
+            if let EndResult::Winner(w) = &e.result
+                && w.deps().is_dynamic()
+            {
+                winner = Some(w.clone());
+            } else if let EndResult::Winner(w) = &e.result {
                 for (p, slot) in result.iter_mut().enumerate() {
                     let env = StaticEnv {
                         player: Some(Player(p as u8)),
@@ -29,6 +34,7 @@ impl Compiler<'_> {
                     };
                     match w.eval(self.core, &env) {
                         Ok(Value::Player(q)) => *slot = Outcome::Win(q),
+                        Ok(Value::Nobody) => *slot = Outcome::Draw,
                         Ok(other) => {
                             self.error(
                                 Site::Winner(i),
@@ -44,7 +50,11 @@ impl Compiler<'_> {
             } else {
                 self.end_check(i, &e.when)
             };
-            out.push(CompiledEnd { check, result });
+            out.push(CompiledEnd {
+                check,
+                result,
+                winner,
+            });
         }
         (out, (first_deferred < n).then_some(first_deferred))
     }

@@ -22,6 +22,7 @@
 //! evaluated during play.
 
 mod checks;
+pub(crate) mod effects;
 mod ends;
 pub(crate) mod steps;
 pub(crate) mod targets;
@@ -67,7 +68,22 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     }
     let class = compiler.classes();
     let nclass = class.iter().copied().max().map_or(1, |m| m as usize + 1);
-    let (moves, mut targets, target_index, jumped_cells) = compiler.moves(&class, nclass);
+    let (mut moves, mut targets, target_index, jumped_cells) = compiler.moves(&class, nclass);
+    let pass_rule = spec.pass.then(|| {
+        moves.push(CompiledMove::pass());
+        (moves.len() - 1) as u8
+    });
+    if moves.len() > targets::MAX_PATTERNS {
+        compiler.error(
+            Site::Game,
+            format!(
+                "the game has {} move patterns with its pass; at most {} are supported",
+                moves.len(),
+                targets::MAX_PATTERNS
+            ),
+        );
+    }
+    let effects = compiler.effects();
     let (cap_bits, block_bits, jumped, cap_at) = flatten(
         &moves,
         &mut targets,
@@ -114,7 +130,6 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                 eager.push(Eager {
                     index: i as u8,
                     test,
-                    result: e.result,
                 })
             }
             EndCheck::Dynamic(expr) => eager.push(Eager {
@@ -139,7 +154,6 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                     }
                     _ => EagerTest::Dynamic,
                 },
-                result: e.result,
             }),
         }
     }
@@ -158,12 +172,38 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         }
     }
     let zobrist_side = splitmix(&mut seed);
-    let counts_only = eager
+    let dynamic_winner = end.iter().any(|e| e.winner.is_some());
+    let counts_only = !dynamic_winner
+        && eager
+            .iter()
+            .all(|e| matches!(e.test, EagerTest::Count { .. }));
+    let placements: Vec<u8> = moves
         .iter()
-        .all(|e| matches!(e.test, EagerTest::Count { .. }));
+        .enumerate()
+        .filter(|(_, m)| m.shape == Shape::Place)
+        .map(|(i, _)| i as u8)
+        .collect();
+    let supply: Vec<Option<u16>> = spec.kinds.iter().map(|k| k.supply).collect();
+    let general = !placements.is_empty()
+        || pass_rule.is_some()
+        || !effects.is_empty()
+        || dynamic_winner
+        || supply.iter().any(Option::is_some)
+        || moves.iter().any(|m| m.then.is_some());
     let uses_clock = spec_reads(&spec, Var::Clock);
     let uses_idle = spec_reads(&spec, Var::Idle);
     let uses_repetitions = spec_reads(&spec, Var::Repetitions);
+    let uses_passes = spec_reads(&spec, Var::Passes);
+    if uses_passes && !spec.pass {
+        // Reported with the end rules' sites by the front end; here, one message.
+        return Err(vec![RulesError {
+            site: Site::Game,
+            message:
+                "an end rule reads `passes`, but the game has no passing (`pass = true` in [game])"
+                    .into(),
+            repeats: 0,
+        }]);
+    }
     let narrow = stride <= MASK_CELLS;
     let history = uses_idle || uses_repetitions;
     let mut rules = Rules {
@@ -196,6 +236,13 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         names: Names::of(&spec),
         place,
         setup: spec.setup.clone(),
+        must_change: effects.iter().any(|e| e.required),
+        effects,
+        effect_names: spec.effects.iter().map(|e| e.name.clone()).collect(),
+        placements,
+        pass_rule,
+        supply,
+        general,
     };
     rules.lean = rules.general_make_reasons().is_empty();
     Ok(rules)
@@ -459,13 +506,22 @@ impl Compiler<'_> {
                 let site = Site::Move(k, m);
                 sites.extend(mv.condition.iter().map(|e| (site, e)));
                 match &mv.pattern {
-                    Pattern::Jump { blocked, .. } => {
+                    Pattern::Jump { blocked, .. } | Pattern::Leap { blocked, .. } => {
                         sites.extend(blocked.iter().map(|e| (site, e)))
                     }
                     Pattern::Hop { over, .. } => sites.extend(over.iter().map(|e| (site, e))),
-                    Pattern::Step => {}
+                    Pattern::Slide { stop, .. } => sites.extend(stop.iter().map(|e| (site, e))),
+                    Pattern::Step | Pattern::Place => {}
                 }
             }
+        }
+        for (i, e) in spec.effects.iter().enumerate() {
+            sites.extend(
+                e.target
+                    .iter()
+                    .chain(e.hostile.iter())
+                    .map(|x| (Site::Effect(i), x)),
+            );
         }
         let mut ok = true;
         for (site, e) in sites {
@@ -500,9 +556,12 @@ impl Compiler<'_> {
             for m in &k.moves {
                 out.extend(m.condition.iter());
                 match &m.pattern {
-                    Pattern::Jump { blocked, .. } => out.extend(blocked.iter()),
+                    Pattern::Jump { blocked, .. } | Pattern::Leap { blocked, .. } => {
+                        out.extend(blocked.iter())
+                    }
                     Pattern::Hop { over, .. } => out.extend(over.iter()),
-                    Pattern::Step => {}
+                    Pattern::Slide { stop, .. } => out.extend(stop.iter()),
+                    Pattern::Step | Pattern::Place => {}
                 }
             }
         }

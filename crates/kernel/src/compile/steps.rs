@@ -118,6 +118,7 @@ mod tests {
             flags,
             cap_base: 0,
             cap_stride: 0,
+            pass_only: false,
         }
     }
 

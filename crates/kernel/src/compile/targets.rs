@@ -3,9 +3,11 @@
 
 use super::*;
 use crate::cell::Cell;
+use crate::cell::CellSet;
+use crate::expr::Expr;
 use crate::expr::Value;
 use crate::facts::*;
-use crate::geometry::{Dir, Geometry};
+use crate::geometry::{Dir, DirSet, Geometry};
 use crate::piece::{KindId, PLAYERS, Piece, Player};
 use crate::reason::{PatternId, Reason, RuleId, Section};
 use crate::spec::*;
@@ -64,53 +66,75 @@ impl Compiler<'_> {
                     }
                 }
                 let shape = shape_of(&m.pattern);
+                if shape == Shape::Place {
+                    moves.push(self.placement(kid, rule, m, site));
+                    continue;
+                }
+                let stop = match &m.pattern {
+                    Pattern::Slide { stop, .. } => stop.clone(),
+                    _ => None,
+                };
 
                 for player in Player::ALL {
                     let piece = Piece::new(kid, player);
                     for from in g.cells().iter() {
                         for dir in m.dirs[player.index()].iter() {
-                            let Some((to, over, jumped_cells)) =
-                                geometry_of(&g, self.core, shape, from, dir)
-                            else {
-                                continue;
-                            };
-                            // Static enter rules and the pattern's own condition.
-                            let env = StaticEnv {
-                                mover: Some(Value::Piece(piece, from)),
-                                from: Some(from),
-                                to: Some(to),
-                                player: Some(player),
-                                ..StaticEnv::default()
-                            };
-                            match first_refusal(self.core, &enter, &env) {
-                                Ok(None) => {}
-                                Ok(Some(_)) => continue,
-                                Err((reason, e)) => {
-                                    let core = self.core;
-                                    self.eval_error(site_of(reason, site), e, || {
-                                        case_text(core, piece, from, to)
-                                    });
-                                    continue;
+                            let found = match shape {
+                                Shape::Slide(max) => {
+                                    self.ray(&g, piece, from, dir, max, stop.as_ref(), site)
                                 }
+                                _ => geometry_of(&g, self.core, shape, from, dir)
+                                    .into_iter()
+                                    .collect(),
+                            };
+                            for (to, over, jumped_cells) in found {
+                                // Static enter rules and the pattern's own condition.
+                                let env = StaticEnv {
+                                    mover: Some(Value::Piece(piece, from)),
+                                    from: Some(from),
+                                    to: Some(to),
+                                    player: Some(player),
+                                    ..StaticEnv::default()
+                                };
+                                let mut pass_only = false;
+                                match first_refusal(self.core, &enter, &env) {
+                                    Ok(None) => {}
+                                    // A slide goes on past a cell it may not stop on.
+                                    Ok(Some(_)) if matches!(shape, Shape::Slide(_)) => {
+                                        pass_only = true
+                                    }
+                                    Ok(Some(_)) => continue,
+                                    Err((reason, e)) => {
+                                        let core = self.core;
+                                        self.eval_error(site_of(reason, site), e, || {
+                                            case_text(core, piece, from, to)
+                                        });
+                                        continue;
+                                    }
+                                }
+                                let start = jumped.len();
+                                jumped.extend(jumped_cells.iter().map(|c| c.0));
+                                per[piece.code() * stride + from.index()].push(Target {
+                                    to: to.0,
+                                    over: over.map_or(0, |c| c.0),
+                                    rule: rule as u8,
+                                    kind: match shape {
+                                        Shape::Jump(_) => JUMP,
+                                        Shape::Hop => HOP,
+                                        Shape::Slide(_) => SLIDE,
+                                        // A leap with a leg to test is a jump over that cell.
+                                        Shape::Leap(..) if !jumped_cells.is_empty() => JUMP,
+                                        _ => STEP,
+                                    },
+                                    dir: dir as u8,
+                                    jumped_len: jumped_cells.len() as u8,
+                                    jumped_start: start as u16,
+                                    flags: 0,
+                                    cap_base: 0,
+                                    cap_stride: 0,
+                                    pass_only,
+                                });
                             }
-                            let start = jumped.len();
-                            jumped.extend(jumped_cells.iter().map(|c| c.0));
-                            per[piece.code() * stride + from.index()].push(Target {
-                                to: to.0,
-                                over: over.map_or(0, |c| c.0),
-                                rule: rule as u8,
-                                kind: match shape {
-                                    Shape::Step => STEP,
-                                    Shape::Jump(_) => JUMP,
-                                    Shape::Hop => HOP,
-                                },
-                                dir: dir as u8,
-                                jumped_len: jumped_cells.len() as u8,
-                                jumped_start: start as u16,
-                                flags: 0,
-                                cap_base: 0,
-                                cap_stride: 0,
-                            });
                         }
                     }
                 }
@@ -143,8 +167,10 @@ impl Compiler<'_> {
                         capture_exprs
                             .extend(over.iter().map(|e| (Reason::Condition(pattern), e.clone())));
                     }
-                    Pattern::Jump { blocked, .. } => blocked_expr = blocked.as_ref(),
-                    Pattern::Step => {}
+                    Pattern::Jump { blocked, .. } | Pattern::Leap { blocked, .. } => {
+                        blocked_expr = blocked.as_ref()
+                    }
+                    Pattern::Step | Pattern::Slide { .. } | Pattern::Place => {}
                 }
                 let capture = if m.mode == CaptureMode::Quiet && shape != Shape::Hop {
                     Check::default()
@@ -155,9 +181,23 @@ impl Compiler<'_> {
                 let blocked = match (blocked_expr, shape) {
                     (Some(e), Shape::Jump(zone)) => {
                         let check = (Reason::Blocked(pattern, Cell(0)), e.clone());
-                        self.block_check(kid, site, check, zone, class, nclass)
+                        let crossed = self.core.zone_cells(zone, None);
+                        self.block_check(kid, site, check, crossed, class, nclass)
+                    }
+                    (Some(e), Shape::Leap(..)) => {
+                        let check = (Reason::Blocked(pattern, Cell(0)), e.clone());
+                        let crossed = *g.cells();
+                        self.block_check(kid, site, check, crossed, class, nclass)
                     }
                     _ => Check::default(),
+                };
+                let then = m
+                    .then
+                    .as_ref()
+                    .map(|t| ([0u8, 1].map(|p| Piece::new(t.kind, Player(p)).0), t.dirs));
+                let place_cells = match &m.then {
+                    Some(t) => self.then_cells(t.kind, site),
+                    None => [CellSet::EMPTY; PLAYERS],
                 };
                 moves.push(CompiledMove {
                     kind: kid,
@@ -171,6 +211,10 @@ impl Compiler<'_> {
                     capture,
                     blocked,
                     dynamic_enter: dyn_enter,
+                    screen: matches!(m.pattern, Pattern::Slide { screen: true, .. }),
+                    place_cells,
+                    place_static: Vec::new(),
+                    then,
                 });
             }
         }
@@ -221,7 +265,39 @@ pub(crate) fn shape_of(pattern: &Pattern) -> Shape {
         Pattern::Step => Shape::Step,
         Pattern::Jump { zone, .. } => Shape::Jump(*zone),
         Pattern::Hop { .. } => Shape::Hop,
+        Pattern::Slide { max, .. } => Shape::Slide(*max),
+        Pattern::Leap { offset, .. } => Shape::Leap(offset.0, offset.1),
+        Pattern::Place => Shape::Place,
     }
+}
+
+/// The `i`-th symmetric image (`0..8`) of the offset `(a, b)` in (rows, columns): bit 0
+/// negates the first, bit 1 the second, bit 2 swaps them. `None` for an image equal to an
+/// earlier one, so that each destination is reached once.
+pub(crate) fn leap_image(a: u8, b: u8, i: u8) -> Option<(i64, i64)> {
+    let image = |i: u8| {
+        let (mut r, mut c) = (a as i64, b as i64);
+        if i & 1 != 0 {
+            r = -r;
+        }
+        if i & 2 != 0 {
+            c = -c;
+        }
+        if i & 4 != 0 { (c, r) } else { (r, c) }
+    };
+    let mine = image(i);
+    ((0..i).all(|j| image(j) != mine) && mine != (0, 0)).then_some(mine)
+}
+
+/// The leg of a leap by `(dr, dc)`: one step along the longer side, diagonally when both are
+/// equal; `None` when that is the destination itself.
+pub(crate) fn leap_leg(dr: i64, dc: i64) -> Option<(i64, i64)> {
+    let (ar, ac) = (dr.abs(), dc.abs());
+    let leg = (
+        if ar >= ac { dr.signum() } else { 0 },
+        if ac >= ar { dc.signum() } else { 0 },
+    );
+    (leg != (dr, dc)).then_some(leg)
 }
 
 /// Where a pattern goes from `from` in `dir`: destination, hopped-over cell, jumped cells.
@@ -249,6 +325,208 @@ pub(crate) fn geometry_of(
                 c = g.neighbour(c, dir)?;
             }
             (!cells.is_empty()).then_some((c, None, cells))
+        }
+        // The direction's index numbers the image of the offset.
+        Shape::Leap(a, b) => {
+            let (dr, dc) = leap_image(a, b, dir as u8)?;
+            let (r, c) = (g.row(from) as i64, g.col(from) as i64);
+            let to = g.cell(r + dr, c + dc)?;
+            let legs = match leap_leg(dr, dc) {
+                Some((lr, lc)) => vec![g.cell(r + lr, c + lc)?],
+                None => Vec::new(),
+            };
+            Some((to, None, legs))
+        }
+        // Rays are built by the compiler; nothing else goes anywhere.
+        Shape::Slide(_) | Shape::Place | Shape::Pass => None,
+    }
+}
+
+impl Compiler<'_> {
+    /// The landing cells of a slide of `piece` from `from` in `dir`, nearest first, each with
+    /// the cells passed before it: up to `max` cells, up to the edge, and up to and including
+    /// the first cell where `stop` holds.
+    #[allow(clippy::too_many_arguments)]
+    fn ray(
+        &mut self,
+        g: &Geometry,
+        piece: Piece,
+        from: Cell,
+        dir: Dir,
+        max: Option<u8>,
+        stop: Option<&Expr>,
+        site: Site,
+    ) -> Vec<(Cell, Option<Cell>, Vec<Cell>)> {
+        let mut out = Vec::new();
+        let mut passed = Vec::new();
+        let mut cur = from;
+        while let Some(next) = g.neighbour(cur, dir) {
+            if max.is_some_and(|m| out.len() >= m as usize) {
+                break;
+            }
+            out.push((next, None, passed.clone()));
+            passed.push(next);
+            cur = next;
+            if let Some(e) = stop {
+                let env = StaticEnv {
+                    mover: Some(Value::Piece(piece, from)),
+                    cell: Some(next),
+                    player: Some(piece.owner()),
+                    ..StaticEnv::default()
+                };
+                match e.test(self.core, &env) {
+                    Ok(false) => {}
+                    Ok(true) => break,
+                    Err(err) => {
+                        let core = self.core;
+                        self.eval_error(site, err, || {
+                            format!("{} slides to {}", core.code(piece), g.name(next))
+                        });
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A placement pattern: the cells its static checks allow, by player, and the checks
+    /// left for play.
+    fn placement(&mut self, kind: KindId, rule: usize, m: &MoveSpec, site: Site) -> CompiledMove {
+        let pattern = PatternId(rule as u8);
+        let mut checks: Vec<Checked> = self
+            .spec
+            .place
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                (
+                    Reason::Place(RuleId::new(Section::Place, i)),
+                    r.expr.clone(),
+                )
+            })
+            .collect();
+        if let Some(c) = &m.condition {
+            checks.push((Reason::Condition(pattern), c.clone()));
+        }
+        let (stat, dynamic): (Vec<Checked>, Vec<Checked>) = checks
+            .into_iter()
+            .partition(|(_, e)| !e.deps().is_dynamic());
+        let mut cells = [CellSet::EMPTY; PLAYERS];
+        for player in Player::ALL {
+            let piece = Piece::new(kind, player);
+            for cell in self.core.geometry.cells().iter() {
+                match first_refusal(self.core, &stat, &place_env(piece, cell)) {
+                    Ok(None) => cells[player.index()].insert(cell),
+                    Ok(Some(_)) => {}
+                    Err((reason, e)) => {
+                        let core = self.core;
+                        let at = match reason {
+                            Reason::Place(r) => Site::Place(r.index()),
+                            _ => site,
+                        };
+                        self.eval_error(at, e, || {
+                            format!(
+                                "{} is placed on {}",
+                                core.code(piece),
+                                core.geometry.name(cell)
+                            )
+                        });
+                    }
+                }
+            }
+        }
+        CompiledMove {
+            kind,
+            text: m.text.clone(),
+            shape: Shape::Place,
+            dirs: [DirSet::default(); PLAYERS],
+            mode: CaptureMode::Quiet,
+            chain: false,
+            complete: false,
+            enter: Vec::new(),
+            capture: Check::default(),
+            blocked: Check::default(),
+            dynamic_enter: dynamic,
+            screen: false,
+            place_cells: cells,
+            place_static: stat,
+            then: None,
+        }
+    }
+
+    /// The cells where the static place rules let a piece of `kind` be placed, by player
+    /// (the second part of a turn).
+    fn then_cells(&mut self, kind: KindId, site: Site) -> [CellSet; PLAYERS] {
+        let stat: Vec<Checked> = self
+            .spec
+            .place
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.expr.deps().is_dynamic())
+            .map(|(i, r)| {
+                (
+                    Reason::Place(RuleId::new(Section::Place, i)),
+                    r.expr.clone(),
+                )
+            })
+            .collect();
+        let mut cells = [CellSet::EMPTY; PLAYERS];
+        for player in Player::ALL {
+            let piece = Piece::new(kind, player);
+            for cell in self.core.geometry.cells().iter() {
+                match first_refusal(self.core, &stat, &place_env(piece, cell)) {
+                    Ok(None) => cells[player.index()].insert(cell),
+                    Ok(Some(_)) => {}
+                    Err((_, e)) => {
+                        let core = self.core;
+                        self.eval_error(site, e, || {
+                            format!(
+                                "{} is placed on {}",
+                                core.code(piece),
+                                core.geometry.name(cell)
+                            )
+                        });
+                    }
+                }
+            }
+        }
+        cells
+    }
+}
+
+/// The bindings of a place rule: `piece` placed on `cell` by its owner.
+pub(crate) fn place_env(piece: Piece, cell: Cell) -> StaticEnv {
+    StaticEnv {
+        mover: Some(Value::Piece(piece, cell)),
+        to: Some(cell),
+        player: Some(piece.owner()),
+        ..StaticEnv::default()
+    }
+}
+
+/// The enter check that took the destination `to` of `m` out of the target lists of `piece`
+/// on `from`: the compiled list the compiler filtered them with, evaluated for this one case.
+pub(crate) fn static_enter_reason(
+    rules: &crate::rules::Rules,
+    m: &CompiledMove,
+    piece: Piece,
+    from: Cell,
+    to: Cell,
+) -> Reason {
+    let env = StaticEnv {
+        mover: Some(Value::Piece(piece, from)),
+        from: Some(from),
+        to: Some(to),
+        player: Some(piece.owner()),
+        ..StaticEnv::default()
+    };
+    match first_refusal(&rules.core, &m.enter, &env) {
+        Ok(Some(r)) | Err((r, _)) => r,
+        // Only a destination some check refused is missing from the lists (tested).
+        Ok(None) => {
+            debug_assert!(false, "a destination left out of the lists by no check");
+            Reason::NoPattern
         }
     }
 }

@@ -25,7 +25,7 @@ impl State {
     pub(crate) fn judge(&self, rules: &Rules) -> Option<Outcome> {
         let mover = self.side.other();
         let about_the_move = Deps(Deps::MOVER.0 | Deps::FROM.0 | Deps::TO.0);
-        for e in &rules.end {
+        for (i, e) in rules.end.iter().enumerate() {
             let fired = match &e.check {
                 EndCheck::Deferred => break,
                 EndCheck::Arrive(sets) => self.occupied[mover.slot()]
@@ -36,7 +36,7 @@ impl State {
                 }
                 EndCheck::Dynamic(expr) if expr.deps().any(about_the_move) => {
                     self.occupied[mover.slot()].iter().any(|c| {
-                        let piece = Piece(self.board[c.index()]);
+                        let piece = Piece::from_code(self.board[c.index()]);
                         self.dynamic_end(rules, expr, piece, c, c, mover)
                     })
                 }
@@ -50,7 +50,7 @@ impl State {
                 }
             };
             if fired {
-                return Some(e.result[mover.slot()]);
+                return Some(self.result_of(rules, i, mover));
             }
         }
         None
@@ -72,6 +72,22 @@ impl State {
             let first = arrive.min(self.count_end[mover.slot()]);
             return (first != NONE).then(|| rules.end[first as usize].result[mover.slot()]);
         }
+        self.eager_end(rules, Some(piece), from, to, mover, arrive)
+    }
+
+    /// The eager end rules up to the arrival rule `arrive` (or `NONE`), then that one: the
+    /// first that holds decides. `piece` is the piece that moved or was placed (none for a
+    /// pass).
+    #[inline]
+    pub(super) fn eager_end(
+        &self,
+        rules: &Rules,
+        piece: Option<Piece>,
+        from: Cell,
+        to: Cell,
+        mover: Player,
+        arrive: u8,
+    ) -> Option<Outcome> {
         for e in &rules.eager {
             if e.index > arrive {
                 break;
@@ -93,10 +109,10 @@ impl State {
                 },
             };
             if fired {
-                return Some(e.result[mover.slot()]);
+                return Some(self.result_of(rules, e.index as usize, mover));
             }
         }
-        (arrive != NONE).then(|| rules.end[arrive as usize].result[mover.slot()])
+        (arrive != NONE).then(|| self.result_of(rules, arrive as usize, mover))
     }
 
     #[cold]
@@ -104,7 +120,7 @@ impl State {
         &self,
         rules: &Rules,
         expr: &crate::expr::Expr,
-        piece: Piece,
+        piece: Option<Piece>,
         from: Cell,
         to: Cell,
         mover: Player,
@@ -113,7 +129,7 @@ impl State {
             rules,
             self,
             StaticEnv {
-                mover: Some(Value::Piece(piece, to)),
+                mover: Some(piece.map_or(Value::NoPiece, |p| Value::Piece(p, to))),
                 from: Some(from),
                 to: Some(to),
                 player: Some(mover),
@@ -129,7 +145,7 @@ impl State {
             return self.outcome;
         }
         let i = rules.deferred?;
-        (!self.has_move(rules, self.side)).then(|| rules.end[i].result[self.side.other().index()])
+        (!self.has_move(rules, self.side)).then(|| self.result_of(rules, i, self.side.other()))
     }
 }
 
@@ -181,6 +197,7 @@ impl Env for PlayEnv<'_> {
             Var::Clock => Some(Value::Int(self.state.clock as i64)),
             Var::Idle => Some(Value::Int(self.state.idle as i64)),
             Var::Repetitions => Some(Value::Int(self.state.repetitions())),
+            Var::Passes => Some(Value::Int(self.state.passes as i64)),
             _ => self.bound.var(var),
         }
     }

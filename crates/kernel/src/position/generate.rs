@@ -14,7 +14,9 @@ use crate::moves::{Dyn, Emit, Guard, Move, Sink, Stop};
 use crate::piece::{Piece, Player};
 use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
-use crate::tables::{BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, JUMP, QUIET, SLOW, Target, bit};
+use crate::tables::{
+    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, JUMP, QUIET, SCREEN, SLIDE, SLOW, Target, bit,
+};
 use crate::tables::{Slot, StepGroup};
 use crate::verdict::{StaticEnv, refusal};
 use std::ops::ControlFlow;
@@ -41,6 +43,9 @@ impl State {
     ) -> ControlFlow<S::Break> {
         if self.outcome.is_some() {
             return ControlFlow::Continue(());
+        }
+        if rules.general {
+            return sink.escape(|f| self.generate_general(rules, side, f));
         }
         if rules.must_capture {
             return sink.escape(|f| self.generate_must_capture(rules, side, f));
@@ -147,8 +152,19 @@ impl State {
         side: Player,
         sink: &mut S,
     ) -> ControlFlow<S::Break> {
-        for t in rules.listed(slot) {
+        let listed = rules.listed(slot);
+        let mut i = 0;
+        while i < listed.len() {
+            let t = &listed[i];
+            i += 1;
             if t.flags & SLOW != 0 {
+                if t.kind == SLIDE {
+                    let ray = &listed[i - 1..];
+                    let mut used = 0;
+                    sink.escape(|f| self.generate_ray(rules, ray, pc, from, side, &mut used, f))?;
+                    i += used - 1;
+                    continue;
+                }
                 sink.escape(|f| self.generate_slow(rules, t, pc, from, side, f))?;
                 continue;
             }
@@ -393,6 +409,27 @@ impl State {
             {
                 return Err(Reason::Blocked(pattern, cell).into());
             }
+            if t.kind == SLIDE {
+                let start = t.jumped_start as usize;
+                let passed = &rules.jumped[start..start + t.jumped_len as usize];
+                let mut pieces = passed.iter().filter(|j| self.board[j.cell as usize] != 0);
+                let first = pieces.next();
+                if m.screen {
+                    let screens = first.iter().count() + pieces.count();
+                    if (dest == 0 && screens != 0) || (dest != 0 && screens != 1) {
+                        return Err(Reason::Screen(pattern).into());
+                    }
+                } else if let Some(j) = first {
+                    return Err(Reason::Blocked(pattern, Cell(j.cell)).into());
+                }
+                if t.pass_only {
+                    let piece = Piece(pc);
+                    return Err(crate::compile::targets::static_enter_reason(
+                        rules, m, piece, from, to,
+                    )
+                    .into());
+                }
+            }
             if dest == 0 {
                 if t.flags & QUIET == 0 {
                     return Err(Reason::OnlyCaptures(pattern).into());
@@ -424,6 +461,91 @@ impl State {
         })
     }
 
+    /// The moves along one ray of a slide, whose targets start `ray`: empty cells up to the
+    /// first piece (or, over a screen, past it up to the next), which it may capture. `used`
+    /// is set to the number of targets of the ray.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn generate_ray<B>(
+        &self,
+        rules: &Rules,
+        ray: &[Target],
+        pc: u8,
+        from: Cell,
+        side: Player,
+        used: &mut usize,
+        f: &mut dyn Emit<B>,
+    ) -> ControlFlow<B> {
+        let first = &ray[0];
+        let len = ray
+            .iter()
+            .take_while(|t| t.kind == SLIDE && t.rule == first.rule && t.dir == first.dir)
+            .count();
+        *used = len;
+        let m = &rules.moves[first.rule as usize];
+        let plain = m.dynamic_enter.is_empty() && m.capture.dynamic.is_empty();
+        let mut screened = false;
+        for t in &ray[..len] {
+            let occ = self.board[t.to as usize];
+            if occ == 0 {
+                if screened || t.flags & QUIET == 0 {
+                    continue;
+                }
+            } else if t.flags & SCREEN != 0 && !screened {
+                screened = true;
+                continue;
+            } else if State::owner_of(occ) == side
+                || t.flags & CAPTURE == 0
+                || !self.cap_allowed(rules, t, occ)
+            {
+                break;
+            }
+            let verdict = if plain {
+                Ok(Move::simple(from, Cell(t.to), t.rule, occ != 0))
+            } else {
+                self.target_verdict(rules, t, pc, from, side)
+            };
+            if let Ok(mv) = verdict {
+                self.emit_then(rules, m, side, mv, f)?;
+            }
+            if occ != 0 {
+                break;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Emits `mv`, or, for a pattern with a second part, `mv` followed by each placement the
+    /// second part allows: along slides from the landing cell over empty cells, the cell left
+    /// counting as empty.
+    pub(super) fn emit_then<B>(
+        &self,
+        rules: &Rules,
+        m: &CompiledMove,
+        side: Player,
+        mv: Move,
+        f: &mut dyn Emit<B>,
+    ) -> ControlFlow<B> {
+        let Some((_, dirs)) = m.then else {
+            return f.push(mv);
+        };
+        let g = rules.geometry();
+        let cells = &m.place_cells[side.slot()];
+        for d in dirs[side.slot()].iter() {
+            let mut cur = mv.to();
+            while let Some(next) = g.neighbour(cur, d) {
+                if self.board[next.index()] != 0 && next != mv.from() {
+                    break;
+                }
+                if cells.contains(next) {
+                    f.push(mv.then_at(next))?;
+                }
+                cur = next;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
     /// Targets whose checks read the position, and hops that chain or must be completed.
     #[cold]
     pub(super) fn generate_slow<B>(
@@ -446,7 +568,7 @@ impl State {
         match self.target_verdict(rules, t, pc, from, side) {
             Err(_) => ControlFlow::Continue(()),
             Ok(mv) if t.kind == HOP => self.emit_hop(rules, t, pc, side, mv, f),
-            Ok(mv) => f.push(mv),
+            Ok(mv) => self.emit_then(rules, &rules.moves[t.rule as usize], side, mv, f),
         }
     }
 
@@ -546,7 +668,15 @@ impl State {
     /// Whether `side` has a legal move. A position whose moves go past the kernel's limits has
     /// moves.
     pub fn has_move(&self, rules: &Rules, side: Player) -> bool {
-        match self.generate(rules, side, |_| ControlFlow::Break(())) {
+        // A pass is what a player with no move does: it does not count.
+        let flow = self.generate(rules, side, |m| {
+            if m.is_pass() {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        });
+        match flow {
             Ok(flow) => flow.is_break(),
             Err(_) => true,
         }

@@ -10,6 +10,9 @@ impl State {
     /// Plays a move generated for the side to move.
     #[inline(always)]
     pub fn make(&mut self, rules: &Rules, m: Move) -> Undo {
+        if rules.general {
+            return self.make_general(rules, m);
+        }
         if rules.lean {
             self.make_as::<Lean>(rules, m)
         } else {
@@ -26,6 +29,7 @@ impl State {
         Undo {
             step: self.make_step::<P>(rules, m),
             hopped: [0; HOPPED],
+            general: 0,
         }
     }
 
@@ -167,6 +171,7 @@ impl State {
         let mut undo = Undo {
             step: self.undo_record(self.board[m.from().index()]),
             hopped: [0; HOPPED],
+            general: 0,
         };
         let piece = self.take(rules, m.from());
         let g = rules.geometry();
@@ -203,6 +208,9 @@ impl State {
     /// Takes back `m`, which was the last move made, given what `make` returned.
     #[inline(always)]
     pub fn unmake(&mut self, rules: &Rules, m: Move, undo: Undo) {
+        if rules.general {
+            return self.unmake_general(rules, m, &undo);
+        }
         if rules.lean {
             self.unmake_as::<Lean>(rules, m, &undo)
         } else {

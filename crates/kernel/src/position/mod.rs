@@ -20,6 +20,7 @@
 //! position from a copy; with history, it takes every move back.
 
 mod end;
+mod general;
 mod generate;
 mod make;
 mod probe;
@@ -161,7 +162,7 @@ impl Position {
             return Status::ToMove(side);
         }
         match self.rules.deferred {
-            Some(i) => Status::Over(self.rules.end[i].result[side.other().slot()]),
+            Some(i) => Status::Over(self.state.result_of(&self.rules, i, side.other())),
             None => Status::Stuck(side),
         }
     }
@@ -212,8 +213,9 @@ impl Position {
     /// The legal moves of the piece on `cell`, if it belongs to the side to move.
     pub fn moves_from(&self, cell: Cell) -> Result<MoveList, MoveLimit> {
         let mut list = MoveList::new();
-        if self.rules.must_capture {
-            // Whether this piece's quiet moves are legal depends on every other piece.
+        if self.rules.must_capture || self.rules.general {
+            // Whether this piece's quiet moves are legal depends on every other piece (or on
+            // what effects they have).
             for m in self.legal_moves()?.iter().filter(|m| m.from() == cell) {
                 list.push(m);
             }
@@ -234,7 +236,7 @@ impl Position {
     }
 
     /// The cells a move visits: origin, each landing cell, destination last.
-    pub fn path(&self, m: Move) -> ArrayVec<Cell, { MAX_HOPS + 1 }> {
+    pub fn path(&self, m: Move) -> ArrayVec<Cell, { MAX_HOPS + 2 }> {
         m.path(self.rules.geometry())
     }
 
@@ -257,7 +259,31 @@ impl Position {
                 player: p,
             }));
         }
-        if path.len() < 2 || path.iter().any(|c| !g.contains(*c)) {
+        if path.iter().any(|c| !g.contains(*c)) {
+            return Err(fail(MoveErrorKind::BadPath));
+        }
+        let limit = |l| fail(MoveErrorKind::Limit(l));
+        if path.is_empty() {
+            let legal = self.legal_moves().map_err(limit)?;
+            return legal
+                .iter()
+                .find(|m| m.is_pass())
+                .ok_or_else(|| fail(MoveErrorKind::CannotPass));
+        }
+        if path.len() == 1 && !rules.placements.is_empty() {
+            let mut first = None;
+            for &r in &rules.placements {
+                match self.state.place_verdict(rules, r, side, path[0]) {
+                    Ok(m) => return Ok(m),
+                    Err(reason) => {
+                        let piece = Piece(State::placed_code(rules, r, side));
+                        first.get_or_insert(MoveErrorKind::CannotPlace { piece, reason });
+                    }
+                }
+            }
+            return Err(fail(first.unwrap_or(MoveErrorKind::BadPath)));
+        }
+        if path.len() < 2 {
             return Err(fail(MoveErrorKind::BadPath));
         }
         let (from, to) = (path[0], path[path.len() - 1]);
@@ -270,7 +296,6 @@ impl Position {
                 owner: piece.owner(),
             }));
         }
-        let limit = |l| fail(MoveErrorKind::Limit(l));
         let moves = self.moves_from(from).map_err(limit)?;
         // The exact path first; failing that, a unique move with these endpoints.
         let exact: Vec<Move> = moves
@@ -339,6 +364,7 @@ impl Position {
         let Position { rules, state } = self;
         match (depth, rules.lean) {
             (0, _) => Ok(1),
+            _ if rules.general => state.perft_general_full(rules, depth),
             (_, true) => state.perft::<Lean, false>(rules, depth),
             (_, false) => state.perft::<Full, false>(rules, depth),
         }
@@ -349,6 +375,7 @@ impl Position {
         let Position { rules, state } = self;
         match (depth, rules.lean) {
             (0, _) => Ok(1),
+            _ if rules.general => state.perft_general(rules, depth),
             (_, true) => state.perft::<Lean, true>(rules, depth),
             (_, false) => state.perft::<Full, true>(rules, depth),
         }
@@ -362,7 +389,9 @@ impl Position {
         max_plies: u32,
     ) -> Result<Playout, MoveLimit> {
         let Position { rules, state } = self;
-        if rules.lean {
+        if rules.general {
+            state.playout_general(rules, pick, max_plies)
+        } else if rules.lean {
             state.playout::<Lean>(rules, pick, max_plies)
         } else {
             state.playout::<Full>(rules, pick, max_plies)

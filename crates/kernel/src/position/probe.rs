@@ -43,8 +43,18 @@ impl State {
             let p = m.path(g);
             p.as_slice() == path || (path.len() == 2 && m.to() == path[1])
         };
-        if free.iter().any(follows) {
+        if let Some(m) = free.iter().find(|m| follows(m)) {
+            if let Some(i) = self.unchanged_effect(rules, *m, side) {
+                return Ok(Reason::NoEffect(i));
+            }
             return Ok(Reason::MustCapture);
+        }
+        if path.len() == 3
+            && let Some(m) = free
+                .iter()
+                .find(|m| m.second().is_some() && m.path(g).get(..2) == Some(&path[..2]))
+        {
+            return Ok(Reason::Second(m.pattern(), path[2]));
         }
         let last = path[path.len() - 1];
         let longer = free.iter().find(|m| {
@@ -102,7 +112,13 @@ impl State {
                         debug_assert!(v.is_some(), "a target that passes is not generated");
                         v
                     }
-                    None => Some(static_enter_reason(rules, m, Piece(pc), from, dest)),
+                    None => Some(crate::compile::targets::static_enter_reason(
+                        rules,
+                        m,
+                        Piece(pc),
+                        from,
+                        dest,
+                    )),
                 };
                 if first.is_none() {
                     first = verdict;
@@ -152,6 +168,7 @@ impl State {
                 flags,
                 cap_base: g.cap_from + rules.cell_class[to.index()] as u32 * g.cap_class,
                 cap_stride: g.cap_piece,
+                pass_only: false,
             });
         }
         None
@@ -187,32 +204,6 @@ impl State {
                 debug_assert!(false, "a cleared capture bit with no refusing check");
                 Reason::NoPattern
             }
-        }
-    }
-}
-
-/// The enter check that took the destination `to` of `m` out of the target lists of `piece`
-/// on `from`: the compiled list the compiler filtered them with, evaluated for this one case.
-fn static_enter_reason(
-    rules: &Rules,
-    m: &CompiledMove,
-    piece: Piece,
-    from: Cell,
-    to: Cell,
-) -> Reason {
-    let env = StaticEnv {
-        mover: Some(Value::Piece(piece, from)),
-        from: Some(from),
-        to: Some(to),
-        player: Some(piece.owner()),
-        ..StaticEnv::default()
-    };
-    match first_refusal(&rules.core, &m.enter, &env) {
-        Ok(Some(r)) | Err((r, _)) => r,
-        // Only a destination some check refused is missing from the lists (tested).
-        Ok(None) => {
-            debug_assert!(false, "a destination left out of the lists by no check");
-            Reason::NoPattern
         }
     }
 }

@@ -30,6 +30,14 @@ pub(crate) struct State {
     /// Kept only when every eagerly tested end rule is a count (see [`Rules::counts_only`]),
     /// so that a move that changes no count needs no count test.
     pub count_end: [u8; PLAYERS],
+    /// Passes made in a row, the last move included.
+    pub passes: u8,
+    /// By piece code: how many such pieces their owner still has in hand (for kinds with a
+    /// limited supply).
+    pub reserve: [u16; PIECE_CODES],
+    /// What effects and second parts changed, as (cell, code before), most recent last: unmake
+    /// pops a move's entries. Empty for rules without them.
+    pub log: Log,
 }
 
 impl State {
@@ -48,7 +56,11 @@ impl State {
             hash: 0,
             outcome: None,
             count_end: [NONE; PLAYERS],
+            passes: 0,
+            reserve: [0; PIECE_CODES],
+            log: Log(Vec::with_capacity(if rules.general { 256 } else { 0 })),
         }
+        .with_reserve(rules)
         .with_side_hash(rules)
         .with_count_end(rules)
     }
@@ -84,6 +96,32 @@ impl State {
                 })
                 .map_or(NONE, |e| e.index);
         }
+    }
+
+    /// The full supply of every kind with a limited one, in each player's hand.
+    pub(super) fn with_reserve(mut self, rules: &Rules) -> State {
+        for (k, n) in rules.supply.iter().enumerate() {
+            if let Some(n) = n {
+                for p in Player::ALL {
+                    let code = Piece::new(KindId(k as u8), p).code();
+                    self.set_reserve(code, *n);
+                }
+            }
+        }
+        self
+    }
+
+    /// Sets how many pieces of `code` its owner has in hand, keeping the key up to date.
+    pub fn set_reserve(&mut self, code: usize, n: u16) {
+        self.hash ^= reserve_key(code, self.reserve[code]) ^ reserve_key(code, n);
+        self.reserve[code] = n;
+    }
+
+    /// Sets the number of passes in a row, keeping the key up to date.
+    #[inline]
+    pub fn set_passes(&mut self, n: u8) {
+        self.hash ^= pass_key(self.passes) ^ pass_key(n);
+        self.passes = n;
     }
 
     pub(super) fn with_side_hash(mut self, rules: &Rules) -> State {
@@ -147,6 +185,29 @@ impl State {
             .count() as i64
     }
 
+    /// Sets the piece on `cell` to `code` (0: none), recording the code before in the log.
+    #[inline]
+    pub fn change(&mut self, rules: &Rules, cell: Cell, code: u8) {
+        let before = self.take(rules, cell);
+        self.log.0.push((cell.0, before));
+        if code != 0 {
+            self.put(rules, Piece(code), cell);
+        }
+    }
+
+    /// Takes back the changes logged after the log had `mark` entries.
+    pub fn rewind(&mut self, rules: &Rules, mark: usize) {
+        while self.log.0.len() > mark {
+            let Some((cell, code)) = self.log.0.pop() else {
+                break;
+            };
+            self.take(rules, Cell(cell));
+            if code != 0 {
+                self.put(rules, Piece(code), Cell(cell));
+            }
+        }
+    }
+
     #[inline]
     pub fn count(&self, player: Player, kind: Option<KindId>) -> i64 {
         match kind {
@@ -155,3 +216,40 @@ impl State {
         }
     }
 }
+
+/// The key of `n` pieces of `code` in hand (0 for none, so that a game without reserves keeps
+/// its keys).
+fn reserve_key(code: usize, n: u16) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    mix(0x5EED_0000_0000 ^ ((code as u64) << 16) ^ n as u64)
+}
+
+/// The key of `n` passes in a row.
+fn pass_key(n: u8) -> u64 {
+    if n == 0 {
+        0
+    } else {
+        mix(0xBA55_0000 ^ n as u64)
+    }
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The changes log of a state: a means of undoing, not part of the position, so two states
+/// are equal whatever their logs hold.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Log(pub Vec<(u8, u8)>);
+
+impl PartialEq for Log {
+    fn eq(&self, _: &Log) -> bool {
+        true
+    }
+}
+
+impl Eq for Log {}

@@ -95,3 +95,36 @@ pub(super) fn directions(
     }
     Ok(out)
 }
+
+/// The compass words (and sets of them) an expression accepts.
+pub(crate) fn compass_words() -> &'static [&'static str] {
+    &[
+        "orthogonal",
+        "diagonal",
+        "all",
+        "n",
+        "ne",
+        "e",
+        "se",
+        "s",
+        "sw",
+        "w",
+        "nw",
+        "north",
+        "south",
+        "east",
+        "west",
+        "northeast",
+        "northwest",
+        "southeast",
+        "southwest",
+        "up",
+        "down",
+    ]
+}
+
+/// The directions a compass word or set of words means, the same for both players; `None`
+/// for a relative or unknown word.
+pub(crate) fn compass_set(word: &str) -> Option<DirSet> {
+    directions(word, &None).ok().map(|d| d[0])
+}

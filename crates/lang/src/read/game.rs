@@ -14,6 +14,7 @@ pub(super) struct Game {
     pub(super) attributes: Vec<String>,
     pub(super) forward: Option<[Dir; PLAYERS]>,
     pub(super) must_capture: bool,
+    pub(super) pass: bool,
 }
 
 impl Reader<'_> {
@@ -29,6 +30,7 @@ impl Reader<'_> {
                 "forward",
                 "attributes",
                 "must_capture",
+                "pass",
             ],
             &|_| false,
             &mut self.diags,
@@ -61,12 +63,28 @@ impl Reader<'_> {
             None => false,
         };
 
+        let pass = match game.get("pass") {
+            Some(Node {
+                value: Value::Bool(b),
+                ..
+            }) => *b,
+            Some(n) => {
+                self.err(
+                    n.loc,
+                    "`pass` is true or false: whether a player with no move passes",
+                );
+                false
+            }
+            None => false,
+        };
+
         Some(Game {
             name,
             players,
             attributes,
             forward,
             must_capture,
+            pass,
         })
     }
 

@@ -10,6 +10,7 @@
 mod board;
 mod define;
 mod directions;
+mod effects;
 mod end;
 mod game;
 mod names;
@@ -20,6 +21,7 @@ mod rules;
 mod setup;
 mod zones;
 
+pub(crate) use directions::{compass_set as compass, compass_words};
 pub use options::OptionInfo;
 pub(crate) use reader::Reader;
 
@@ -38,7 +40,7 @@ use ply_kernel::spec::{RulesSpec, ZoneCells};
 pub(crate) type Built = (RulesSpec, Vec<OptionInfo>, Vec<Diagnostic>);
 
 const TOP_KEYS: &[&str] = &[
-    "game", "board", "zones", "pieces", "define", "rules", "end", "options", "setup",
+    "game", "board", "zones", "pieces", "define", "rules", "effects", "end", "options", "setup",
 ];
 
 impl Reader<'_> {
@@ -59,6 +61,7 @@ impl Reader<'_> {
             attributes,
             forward,
             must_capture,
+            pass,
         } = self.game(&game, top)?;
 
         // [board]
@@ -73,6 +76,7 @@ impl Reader<'_> {
             Some(g) => g,
             None => Geometry::new(ply_kernel::MAX_ROWS, ply_kernel::MAX_COLS).ok()?,
         };
+        self.board_size = (geometry.rows(), geometry.cols());
 
         // [zones]
         let zones_t = self.section(top, "zones");
@@ -124,6 +128,10 @@ impl Reader<'_> {
         self.locs.capture = capture_locs;
         self.locs.place = place_locs;
 
+        // [effects]
+        let effects_t = self.section(top, "effects");
+        let effects = self.effects(&effects_t, &mut checker);
+
         // [end]
         let end_t = self.section(top, "end");
         let end = self.end_rules(&end_t, &mut checker);
@@ -167,6 +175,8 @@ impl Reader<'_> {
             end,
             setup,
             must_capture,
+            effects,
+            pass,
         };
         Some((spec, options, warnings))
     }

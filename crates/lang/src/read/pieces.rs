@@ -3,12 +3,12 @@
 //! reads the move patterns, whose conditions may name anything, and the promotions.
 use super::directions::{DIRECTION_WORDS, directions};
 use super::reader::Reader;
-use crate::check::{BLOCK, CONSTANT, Checker, ENTER, Ty, World};
+use crate::check::{BLOCK, CONSTANT, Checker, ENTER, PLACE, Ty, UNTIL, World};
 use crate::diag::Diagnostic;
 use crate::syntax;
 use crate::tree::{Node, Table, Value};
 use ply_kernel::expr::{Expr, Value as KValue, Var};
-use ply_kernel::spec::{CaptureMode, KindSpec, MoveSpec, Pattern, Promotion};
+use ply_kernel::spec::{CaptureMode, KindSpec, MoveSpec, Pattern, Promotion, ThenPlace};
 use ply_kernel::{Dir, DirSet, KindId, PLAYERS};
 
 impl Reader<'_> {
@@ -28,7 +28,7 @@ impl Reader<'_> {
                 continue;
             };
             let attrs_ok = |k: &str| attributes.iter().any(|a| a == k);
-            let mut allowed = vec!["letter", "moves", "tags", "doc", "promote"];
+            let mut allowed = vec!["letter", "moves", "tags", "doc", "promote", "supply"];
             allowed.extend(attributes.iter().map(String::as_str));
             let before = self.diags.len();
             t.check_keys(
@@ -77,6 +77,20 @@ impl Reader<'_> {
                     own_tags.push(i);
                 }
             }
+            let supply = match t.get("supply") {
+                Some(n) => match self.int(n, "`supply`") {
+                    Some(v) if (0..=u16::MAX as i64).contains(&v) => Some(v as u16),
+                    Some(v) => {
+                        self.err(
+                            n.loc,
+                            format!("`supply` is how many pieces each player has in hand: 0 to {}, not {v}", u16::MAX),
+                        );
+                        None
+                    }
+                    None => None,
+                },
+                None => None,
+            };
             kinds.push(KindSpec {
                 name: kname.clone(),
                 letter,
@@ -84,6 +98,7 @@ impl Reader<'_> {
                 tags: own_tags,
                 moves: Vec::new(),
                 promotion: None,
+                supply,
             });
         }
 
@@ -254,15 +269,111 @@ impl Reader<'_> {
             Some("capturing") => CaptureMode::Capturing,
             _ => CaptureMode::Any,
         };
+        let place = matches!(ast.kind, syntax::PatternKind::Place);
+        let scope = if place { &PLACE } else { &ENTER };
         let condition = match &ast.condition {
-            Some(c) => Some(checker.check(c, text, &ENTER, Ty::Bool).or_else(|| {
+            Some(c) => Some(checker.check(c, text, scope, Ty::Bool).or_else(|| {
                 ok = false;
                 None
             })?),
             None => None,
         };
+        let then = match &ast.then {
+            Some(t) => {
+                let Some(k) = world.kinds.iter().position(|k| *k == t.kind.text) else {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Some(text.loc(t.kind.span)),
+                            format!("`{}` is not a kind of piece", t.kind.text),
+                        )
+                        .label("not a kind")
+                        .suggest(&t.kind.text, world.kinds.iter().map(String::as_str)),
+                    );
+                    return None;
+                };
+                let mut tdirs = [DirSet::default(); PLAYERS];
+                for d in &t.dirs {
+                    match directions(&d.text, forward) {
+                        Ok(sets) => {
+                            for p in 0..PLAYERS {
+                                tdirs[p] = DirSet(tdirs[p].0 | sets[p].0);
+                            }
+                        }
+                        Err(msg) => {
+                            self.diags.push(
+                                Diagnostic::error(Some(text.loc(d.span)), msg)
+                                    .label("not a direction")
+                                    .suggest(&d.text, DIRECTION_WORDS.iter().copied()),
+                            );
+                            return None;
+                        }
+                    }
+                }
+                Some(ThenPlace {
+                    kind: KindId::new(k)?,
+                    dirs: tdirs,
+                })
+            }
+            None => None,
+        };
         let pattern = match &ast.kind {
             syntax::PatternKind::Step => Pattern::Step,
+            syntax::PatternKind::Place => Pattern::Place,
+            syntax::PatternKind::Slide {
+                upto,
+                screen,
+                until,
+            } => {
+                let max = match upto {
+                    Some((n, span)) if !(1..=u8::MAX as i64).contains(n) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                Some(text.loc(*span)),
+                                format!("a slide goes at least one cell: `upto {n}` cannot be"),
+                            )
+                            .label("not a number of cells")
+                            .help("write `upto 1` or more, or leave `upto` out for any distance"),
+                        );
+                        return None;
+                    }
+                    Some((n, _)) => Some(*n as u8),
+                    None => None,
+                };
+                let stop = match until {
+                    Some(u) => Some(checker.check(u, text, &UNTIL, Ty::Bool)?),
+                    None => None,
+                };
+                Pattern::Slide {
+                    max,
+                    screen: *screen,
+                    stop,
+                }
+            }
+            syntax::PatternKind::Leap { offset, unless } => {
+                let (a, b, span) = *offset;
+                let (rows, cols) = (self.board_size.0 as i64, self.board_size.1 as i64);
+                let fits = |x: i64, y: i64| x < rows && y < cols || y < rows && x < cols;
+                if a < 0 || b < 0 || (a == 0 && b == 0) || !fits(a, b) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Some(text.loc(span)),
+                            format!("a leap by ({a}, {b}) can never land on this {rows}x{cols} board"),
+                        )
+                        .label("impossible offset")
+                        .help("the offset is in cells, rows then columns, not both zero, and smaller than the board; its mirror images are added"),
+                    );
+                    return None;
+                }
+                let blocked = match unless {
+                    Some(u) => Some(checker.check(u, text, &BLOCK, Ty::Bool)?),
+                    None => None,
+                };
+                dirs = [DirSet(0xff); PLAYERS];
+                Pattern::Leap {
+                    offset: (a as u8, b as u8),
+                    blocked,
+                }
+            }
             syntax::PatternKind::Jump { zone, unless } => {
                 let Some(z) = world.zones.iter().position(|(n, _)| *n == zone.text) else {
                     self.diags.push(
@@ -339,6 +450,7 @@ impl Reader<'_> {
             dirs,
             mode,
             condition,
+            then,
         })
     }
 }

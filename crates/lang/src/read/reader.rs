@@ -16,6 +16,8 @@ pub(crate) struct Reader<'s> {
     pub(crate) diags: Vec<Diagnostic>,
     /// Where each part of the spec came from.
     pub(crate) locs: Locs,
+    /// The board's rows and columns, once read.
+    pub(crate) board_size: (usize, usize),
 }
 
 impl<'s> Reader<'s> {
@@ -25,6 +27,7 @@ impl<'s> Reader<'s> {
             sources,
             diags: Vec::new(),
             locs: Locs::default(),
+            board_size: (ply_kernel::MAX_ROWS, ply_kernel::MAX_COLS),
         }
     }
 }

@@ -1,0 +1,180 @@
+//! Effects into bit tables: which enemy pieces an effect takes or turns (`target`), and which
+//! cells are hostile besides those holding the mover's own pieces (`hostile`), for every
+//! mover, target, cell and occupant.
+
+use super::*;
+use crate::expr::{Env, EvalError, Value};
+use crate::piece::Piece;
+use crate::spec::EffectSpec;
+use crate::tables::{BitTable, CompiledEffect};
+
+impl Compiler<'_> {
+    pub(super) fn effects(&mut self) -> Vec<CompiledEffect> {
+        let spec = self.spec;
+        spec.effects
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.effect(i, e))
+            .collect()
+    }
+
+    fn effect(&mut self, i: usize, e: &EffectSpec) -> CompiledEffect {
+        let codes = 1 + PLAYERS * self.core.kind_count();
+        let cells = self.core.geometry.len();
+        let site = Site::Effect(i);
+        let pieces: Vec<Piece> = self.core.all_pieces().collect();
+        let target = e.target.as_ref().and_then(|x| {
+            let mut table = table_for([codes, codes, cells, 1, 1]);
+            for &mover in &pieces {
+                for &victim in pieces.iter().filter(|p| p.owner() != mover.owner()) {
+                    for cell in self.core.geometry.cells().iter() {
+                        let env = EffectEnv::new(mover, victim, cell, None);
+                        match x.test(self.core, &env) {
+                            Ok(true) => {
+                                table.set([mover.code(), victim.code(), cell.index(), 0, 0])
+                            }
+                            Ok(false) => {}
+                            Err(err) => {
+                                let core = self.core;
+                                self.eval_error(site, err, || {
+                                    format!(
+                                        "{} is the target of {} on {}",
+                                        core.code(victim),
+                                        core.code(mover),
+                                        core.geometry.name(cell)
+                                    )
+                                });
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+            Some(table)
+        });
+        let hostile = e.hostile.as_ref().and_then(|x| {
+            let sizes = [codes, codes, cells, codes, 1];
+            if sizes.iter().product::<usize>() > TABLE_LIMIT {
+                self.error(
+                    site,
+                    "the game has too many kinds of piece for a `hostile` condition to be tabulated",
+                );
+                return None;
+            }
+            let mut table = table_for(sizes);
+            for &mover in &pieces {
+                for &victim in pieces.iter().filter(|p| p.owner() != mover.owner()) {
+                    for cell in self.core.geometry.cells().iter() {
+                        for occ in 0..codes {
+                            let occupant = Piece::from_code(occ as u8);
+                            let env = EffectEnv::new(mover, victim, cell, Some(occupant));
+                            match x.test(self.core, &env) {
+                                Ok(true) => table.set([
+                                    mover.code(),
+                                    victim.code(),
+                                    cell.index(),
+                                    occ,
+                                    0,
+                                ]),
+                                Ok(false) => {}
+                                Err(err) => {
+                                    let core = self.core;
+                                    self.eval_error(site, err, || {
+                                        format!(
+                                            "{} looks at {} holding {}",
+                                            core.code(mover),
+                                            core.geometry.name(cell),
+                                            occupant.map_or("nothing".to_string(), |o| core
+                                                .code(o)
+                                                .to_string())
+                                        )
+                                    });
+                                    return None;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Some(table)
+        });
+        CompiledEffect {
+            kind: e.kind,
+            dirs: e.dirs,
+            required: e.required,
+            target,
+            hostile,
+        }
+    }
+}
+
+/// The bindings of an effect's conditions: the mover, the target, and a cell with its
+/// occupant (which `occupied(cell)` and `piece_at(cell)` read too). Nothing else of the
+/// position is known.
+struct EffectEnv {
+    bound: StaticEnv,
+    cell: Cell,
+    occupant: Option<Option<Piece>>,
+}
+
+impl EffectEnv {
+    fn new(mover: Piece, target: Piece, cell: Cell, occupant: Option<Option<Piece>>) -> EffectEnv {
+        EffectEnv {
+            bound: StaticEnv {
+                mover: Some(Value::Piece(mover, cell)),
+                target: Some(Value::Piece(target, cell)),
+                player: Some(mover.owner()),
+                cell: occupant.map(|_| cell),
+                occupant: occupant.map(|o| o.map_or(Value::NoPiece, |p| Value::Piece(p, cell))),
+                ..StaticEnv::default()
+            },
+            cell,
+            occupant,
+        }
+    }
+}
+
+impl Env for EffectEnv {
+    fn var(&self, var: Var) -> Option<Value> {
+        self.bound.var(var)
+    }
+
+    fn piece_at(&self, cell: Cell) -> Result<Option<Piece>, EvalError> {
+        match self.occupant {
+            Some(o) if cell == self.cell => Ok(o),
+            _ => Err(EvalError::NoPosition),
+        }
+    }
+}
+
+/// Whether effect `e`'s target condition lets `mover` affect `victim` on `cell`.
+#[inline]
+pub(crate) fn target_ok(e: &CompiledEffect, mover: u8, victim: u8, cell: Cell) -> bool {
+    e.target
+        .as_ref()
+        .is_none_or(|t| t.get([mover as usize, victim as usize, cell.index(), 0, 0]))
+}
+
+/// Whether `cell` (holding `occ`) is hostile to `victim` for `mover` under effect `e`: it holds
+/// a piece of the mover's side, or the effect's `hostile` condition holds there.
+#[inline]
+pub(crate) fn hostile(e: &CompiledEffect, mover: u8, victim: u8, cell: Cell, occ: u8) -> bool {
+    (occ != 0 && Piece(occ).owner() == Piece(mover).owner())
+        || e.hostile.as_ref().is_some_and(|t| {
+            t.get([
+                mover as usize,
+                victim as usize,
+                cell.index(),
+                occ as usize,
+                0,
+            ])
+        })
+}
+
+impl BitTable {
+    /// The bit at these keys.
+    #[inline]
+    pub(crate) fn get(&self, keys: [usize; 5]) -> bool {
+        crate::tables::bit(&self.bits, self.index(keys))
+    }
+}

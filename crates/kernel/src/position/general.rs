@@ -1,0 +1,482 @@
+//! The general path: placements, passes, second parts of turns, effects, supplies in hand,
+//! and winners read from the position.
+//!
+//! Rules with any of these ([`Rules::general`]) generate, make and unmake here; the pieces'
+//! own moves still come from the compiled targets of `generate.rs`. Rules without them never
+//! come here, so the fast paths of the other games carry no test for these features.
+//!
+//! Each rule has one meaning here too: [`State::place_verdict`] decides a placement for
+//! generation and for the explanation of a refused one, and [`State::effect_changes`] computes
+//! what an effect changes for make and for the check that a move changes something.
+
+use super::undo::HOPPED;
+use super::*;
+use crate::cell::Cell;
+use crate::compile::effects::{hostile, target_ok};
+use crate::expr::Value;
+use crate::limits::MoveLimit;
+use crate::moves::{Dyn, Emit, Move};
+use crate::piece::{Piece, Player};
+use crate::reason::{PatternId, Reason};
+use crate::rules::Rules;
+use crate::status::Outcome;
+use crate::tables::{CompiledEffect, EffectKind};
+use crate::verdict::{StaticEnv, first_refusal, refusal};
+use arrayvec::ArrayVec;
+use std::ops::ControlFlow;
+
+/// The most pieces one effect may change in one move (eight directions across a 16-cell
+/// board).
+const MAX_CHANGES: usize = 128;
+
+/// Changes an effect makes: (cell, the code it gets).
+type Changes = ArrayVec<(Cell, u8), MAX_CHANGES>;
+
+impl State {
+    /// Generation for general rules: the pieces' moves (those that change nothing when an
+    /// effect must are left out), then the placements, then a pass if nothing else.
+    #[inline(never)]
+    pub(super) fn generate_general<B>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        f: &mut dyn Emit<B>,
+    ) -> ControlFlow<B> {
+        let mut any = false;
+        {
+            let mut judged = Judged {
+                state: self,
+                rules,
+                inner: &mut *f,
+                any: &mut any,
+            };
+            if rules.must_capture {
+                self.generate_must_capture(rules, side, &mut judged)?;
+            } else {
+                let masks = self.masks(side);
+                for from in self.occupied[side.index()].iter() {
+                    self.generate_piece(rules, side, from, masks, &mut Dyn(&mut judged))?;
+                }
+            }
+        }
+        for &r in &rules.placements {
+            let m = &rules.moves[r as usize];
+            let mut cells = m.place_cells[side.slot()];
+            cells.remove_all(&self.occupied[0]);
+            cells.remove_all(&self.occupied[1]);
+            for cell in cells.iter() {
+                if let Ok(mv) = self.place_verdict(rules, r, side, cell) {
+                    any = true;
+                    f.push(mv)?;
+                }
+            }
+        }
+        if !any && let Some(r) = rules.pass_rule {
+            f.push(Move::pass(r))?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The code of the piece placement pattern `r` puts down for `side`.
+    #[inline]
+    pub(crate) fn placed_code(rules: &Rules, r: u8, side: Player) -> u8 {
+        Piece::new(rules.moves[r as usize].kind, side).0
+    }
+
+    /// The verdict on placing by pattern `r` for `side` on `cell`: the move, or the first check
+    /// that refuses it (supply, empty cell, place rules and the pattern's condition, effects
+    /// that must change something).
+    pub(crate) fn place_verdict(
+        &self,
+        rules: &Rules,
+        r: u8,
+        side: Player,
+        cell: Cell,
+    ) -> Result<Move, Reason> {
+        let m = &rules.moves[r as usize];
+        let pattern = PatternId(r);
+        let code = State::placed_code(rules, r, side);
+        if rules.supply(m.kind).is_some() && self.reserve[code as usize] == 0 {
+            return Err(Reason::NoSupply(pattern));
+        }
+        if self.board[cell.index()] != 0 {
+            return Err(Reason::NotEmpty(pattern));
+        }
+        if !m.place_cells[side.slot()].contains(cell) {
+            let env = crate::compile::targets::place_env(Piece(code), cell);
+            return Err(match first_refusal(&rules.core, &m.place_static, &env) {
+                Ok(Some(r)) | Err((r, _)) => r,
+                Ok(None) => Reason::NoPattern,
+            });
+        }
+        if !m.dynamic_enter.is_empty() {
+            let env = PlayEnv::new(
+                rules,
+                self,
+                crate::compile::targets::place_env(Piece(code), cell),
+            );
+            if let Some(r) = refusal(&rules.core, &m.dynamic_enter, &env) {
+                return Err(r);
+            }
+        }
+        let mv = Move::place(cell, r);
+        match self.unchanged_effect(rules, mv, side) {
+            Some(i) => Err(Reason::NoEffect(i)),
+            None => Ok(mv),
+        }
+    }
+
+    /// The first effect that must change a piece and that `mv` (a move of `side`, not made)
+    /// leaves without a change; `None` when there is none.
+    pub(crate) fn unchanged_effect(&self, rules: &Rules, mv: Move, side: Player) -> Option<u8> {
+        if !rules.must_change || mv.is_pass() {
+            return None;
+        }
+        let to = mv.to();
+        let (mover, from) = if mv.is_placement() {
+            (State::placed_code(rules, mv.rule(), side), None)
+        } else {
+            (self.board[mv.from().index()], Some(mv.from()))
+        };
+        let second = mv.second().map(|at| {
+            let then = rules.moves[mv.rule() as usize].then;
+            (at, then.map_or(0, |t| t.0[side.slot()]))
+        });
+        let at = |c: Cell| {
+            if c == to {
+                mover
+            } else if Some(c) == from {
+                0
+            } else if let Some((s, code)) = second
+                && s == c
+            {
+                code
+            } else {
+                self.board[c.index()]
+            }
+        };
+        let mut changes = Changes::new();
+        for (i, e) in rules.effects.iter().enumerate() {
+            if !e.required {
+                continue;
+            }
+            changes.clear();
+            self.effect_changes(rules, e, mover, to, &at, &mut changes);
+            if changes.is_empty() {
+                return Some(i as u8);
+            }
+        }
+        None
+    }
+
+    /// What effect `e` changes around `to`, where `mover` has arrived, on the board `at` gives.
+    pub(crate) fn effect_changes(
+        &self,
+        rules: &Rules,
+        e: &CompiledEffect,
+        mover: u8,
+        to: Cell,
+        at: &dyn Fn(Cell) -> u8,
+        out: &mut Changes,
+    ) {
+        let g = rules.geometry();
+        let side = Piece(mover).owner();
+        let enemy = |code: u8| code != 0 && Piece(code).owner() != side;
+        for d in e.dirs.iter() {
+            let Some(a) = g.neighbour(to, d) else {
+                continue;
+            };
+            let victim = at(a);
+            if !enemy(victim) || !target_ok(e, mover, victim, a) {
+                continue;
+            }
+            match e.kind {
+                EffectKind::Custodial => {
+                    if let Some(b) = g.neighbour(a, d)
+                        && hostile(e, mover, victim, b, at(b))
+                    {
+                        push(out, a, 0);
+                    }
+                }
+                EffectKind::Surround => {
+                    let enclosed = e.dirs.iter().all(|d2| {
+                        g.neighbour(a, d2)
+                            .is_some_and(|n| hostile(e, mover, victim, n, at(n)))
+                    });
+                    if enclosed && !out.iter().any(|(c, _)| *c == a) {
+                        push(out, a, 0);
+                    }
+                }
+                EffectKind::Flip => {
+                    let mut run: ArrayVec<Cell, 16> = ArrayVec::new();
+                    run.push(a);
+                    let mut cur = a;
+                    let closed = loop {
+                        let Some(next) = g.neighbour(cur, d) else {
+                            break false;
+                        };
+                        let occ = at(next);
+                        if enemy(occ) && target_ok(e, mover, occ, next) {
+                            if run.try_push(next).is_err() {
+                                break false;
+                            }
+                            cur = next;
+                            continue;
+                        }
+                        break hostile(e, mover, victim, next, occ);
+                    };
+                    if closed {
+                        for c in run {
+                            let code = at(c);
+                            push(out, c, Piece::new(Piece(code).kind(), side).0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies the effects after a move that brought the piece on `to`, in order, each on the
+    /// board the previous ones left.
+    fn apply_effects(&mut self, rules: &Rules, to: Cell) {
+        let mover = self.board[to.index()];
+        if mover == 0 {
+            return;
+        }
+        let mut changes = Changes::new();
+        let mut changed = false;
+        for e in &rules.effects {
+            changes.clear();
+            let board = self.board;
+            self.effect_changes(rules, e, mover, to, &|c| board[c.index()], &mut changes);
+            for &(c, code) in &changes {
+                self.change(rules, c, code);
+                changed = true;
+            }
+        }
+        if changed {
+            self.clock = 0;
+        }
+    }
+
+    /// Make for general rules.
+    #[inline(never)]
+    pub(crate) fn make_general(&mut self, rules: &Rules, m: Move) -> Undo {
+        let mark = self.log.0.len();
+        let passes = self.passes;
+        let side = self.side;
+        let mut undo = if m.is_pass() || m.is_placement() {
+            let undo = Undo {
+                step: self.undo_record(0),
+                hopped: [0; HOPPED],
+                general: 0,
+            };
+            if m.is_placement() {
+                let code = State::placed_code(rules, m.rule(), side);
+                if rules.supply(Piece(code).kind()).is_some() {
+                    let left = self.reserve[code as usize].saturating_sub(1);
+                    self.set_reserve(code as usize, left);
+                }
+                self.put(rules, Piece(code), m.to());
+            }
+            self.clock = self.clock.saturating_add(1);
+            self.hash ^= rules.zobrist_side;
+            self.side = side.other();
+            if rules.history {
+                self.after_move(m.is_placement());
+            }
+            undo
+        } else {
+            self.make_as::<Full>(rules, m)
+        };
+        self.set_passes(if m.is_pass() {
+            passes.saturating_add(1)
+        } else {
+            0
+        });
+        if let Some(at) = m.second()
+            && let Some((codes, _)) = rules.moves[m.rule() as usize].then
+        {
+            self.change(rules, at, codes[side.slot()]);
+        }
+        if !m.is_pass() {
+            self.apply_effects(rules, m.to());
+        }
+        self.recount(rules);
+        self.outcome = if m.is_pass() {
+            self.eager_end(rules, None, Cell(0), Cell(0), side, crate::tables::NONE)
+        } else {
+            let piece = Piece::from_code(self.board[m.to().index()]);
+            let from = if m.is_placement() { m.to() } else { m.from() };
+            let arrive = piece.map_or(crate::tables::NONE, |p| {
+                rules.arrive_first[p.code()][m.to().index()]
+            });
+            self.eager_end(rules, piece, from, m.to(), side, arrive)
+        };
+        undo.general = mark as u64 | (passes as u64) << 32;
+        undo
+    }
+
+    /// Unmake for general rules.
+    #[inline(never)]
+    pub(crate) fn unmake_general(&mut self, rules: &Rules, m: Move, undo: &Undo) {
+        let mark = undo.general as u32 as usize;
+        let passes = (undo.general >> 32) as u8;
+        self.rewind(rules, mark);
+        if m.is_pass() || m.is_placement() {
+            self.side = self.side.other();
+            if m.is_placement() {
+                let code = self.take(rules, m.to());
+                if code != 0 && rules.supply(Piece(code).kind()).is_some() {
+                    self.reserve[code as usize] += 1;
+                }
+            }
+            self.restore::<Full>(rules, &undo.step, true);
+        } else {
+            self.unmake_as::<Full>(rules, m, undo);
+        }
+        // The key was restored with the rest; the fields it covers are set back directly.
+        self.passes = passes;
+    }
+
+    /// The result of end rule `i` after a move of `mover`: its fixed result, or its winner
+    /// read from the position (`nobody` or an error: a draw).
+    pub(crate) fn result_of(&self, rules: &Rules, i: usize, mover: Player) -> Outcome {
+        let e = &rules.end[i];
+        let Some(w) = &e.winner else {
+            return e.result[mover.slot()];
+        };
+        let env = PlayEnv::new(
+            rules,
+            self,
+            StaticEnv {
+                player: Some(mover),
+                ..StaticEnv::default()
+            },
+        );
+        match w.eval(&rules.core, &env) {
+            Ok(Value::Player(p)) => Outcome::Win(p),
+            _ => Outcome::Draw,
+        }
+    }
+
+    /// Perft for general rules.
+    pub(super) fn perft_general(&mut self, rules: &Rules, depth: u32) -> Result<u64, MoveLimit> {
+        let mut moves = MoveList::new();
+        self.moves_into(rules, &mut moves)?;
+        if depth == 1 {
+            return Ok(moves.len() as u64);
+        }
+        let mut n = 0;
+        for part in moves.parts() {
+            for &m in part {
+                let u = self.make_general(rules, m);
+                let sub = self.perft_general(rules, depth - 1);
+                self.unmake_general(rules, m, &u);
+                n += sub?;
+            }
+        }
+        Ok(n)
+    }
+
+    /// Perft for general rules that makes and takes back the moves of the last ply too.
+    pub(super) fn perft_general_full(
+        &mut self,
+        rules: &Rules,
+        depth: u32,
+    ) -> Result<u64, MoveLimit> {
+        let mut moves = MoveList::new();
+        self.moves_into(rules, &mut moves)?;
+        let mut n = 0;
+        for part in moves.parts() {
+            for &m in part {
+                let u = self.make_general(rules, m);
+                let sub = if depth == 1 {
+                    Ok(1)
+                } else {
+                    self.perft_general_full(rules, depth - 1)
+                };
+                self.unmake_general(rules, m, &u);
+                n += sub?;
+            }
+        }
+        Ok(n)
+    }
+
+    /// A random playout for general rules; the position is restored after.
+    pub(super) fn playout_general(
+        &mut self,
+        rules: &Rules,
+        pick: &mut impl FnMut(usize) -> usize,
+        max_plies: u32,
+    ) -> Result<Playout, MoveLimit> {
+        let mark = self.log.0.len();
+        let saved = self.clone();
+        let mut result = Playout {
+            plies: 0,
+            outcome: None,
+            capped: false,
+        };
+        let mut list = MoveList::new();
+        let mut limit = None;
+        loop {
+            if let Some(o) = self.outcome {
+                result.outcome = Some(o);
+                break;
+            }
+            if result.plies >= max_plies {
+                result.capped = true;
+                break;
+            }
+            if let Err(l) = self.moves_into(rules, &mut list) {
+                limit = Some(l);
+                break;
+            }
+            if list.is_empty() {
+                result.outcome = self.outcome(rules);
+                break;
+            }
+            let i = pick(list.len()).min(list.len() - 1);
+            if let Some(m) = list.get(i) {
+                self.make_general(rules, m);
+            }
+            result.plies += 1;
+        }
+        // The log keeps its room for the next playout.
+        let mut log = std::mem::take(&mut self.log);
+        *self = saved;
+        log.0.truncate(mark);
+        self.log = log;
+        match limit {
+            Some(l) => Err(l),
+            None => Ok(result),
+        }
+    }
+}
+
+fn push(out: &mut Changes, cell: Cell, code: u8) {
+    let _ = out.try_push((cell, code));
+}
+
+/// A sink that passes on the pieces' moves that change something where an effect must.
+struct Judged<'a, 'b, B> {
+    state: &'a State,
+    rules: &'a Rules,
+    inner: &'b mut dyn Emit<B>,
+    any: &'b mut bool,
+}
+
+impl<B> Emit<B> for Judged<'_, '_, B> {
+    fn push(&mut self, m: Move) -> ControlFlow<B> {
+        let side = Piece(self.state.board[m.from().index()]).owner();
+        if self.state.unchanged_effect(self.rules, m, side).is_some() {
+            return ControlFlow::Continue(());
+        }
+        *self.any = true;
+        self.inner.push(m)
+    }
+
+    fn limit(&mut self, l: MoveLimit) -> ControlFlow<B> {
+        self.inner.limit(l)
+    }
+}

@@ -1,0 +1,119 @@
+//! `[effects.*]`: what happens around a piece after it moves or is placed: custodial
+//! capture, capture by surrounding, flipping.
+
+use super::directions::{DIRECTION_WORDS, compass_set};
+use super::reader::Reader;
+use crate::check::{Checker, EFFECT_TARGET, HOSTILE, Ty};
+use crate::diag::Diagnostic;
+use crate::tree::{Node, Table, Value};
+use ply_kernel::spec::{EffectKind, EffectSpec};
+
+const KINDS: [(&str, EffectKind); 3] = [
+    ("custodial", EffectKind::Custodial),
+    ("surround", EffectKind::Surround),
+    ("flip", EffectKind::Flip),
+];
+
+impl Reader<'_> {
+    /// Reads every effect, in order.
+    pub(super) fn effects(&mut self, effects: &Table, checker: &mut Checker) -> Vec<EffectSpec> {
+        let mut out = Vec::new();
+        for (name, e) in &effects.entries {
+            self.check_name(name, e.key_loc, "an effect");
+            let what = format!("[effects.{name}]");
+            let Some(t) = self.table(&e.node, &what) else {
+                continue;
+            };
+            t.check_keys(
+                &what,
+                &[
+                    "custodial",
+                    "surround",
+                    "flip",
+                    "target",
+                    "hostile",
+                    "required",
+                    "doc",
+                ],
+                &|_| false,
+                &mut self.diags,
+            );
+            let given: Vec<(&str, EffectKind, &Node)> = KINDS
+                .iter()
+                .filter_map(|(k, kind)| t.get(k).map(|n| (*k, *kind, n)))
+                .collect();
+            let (word, kind, dirs_node) = match given.as_slice() {
+                [one] => *one,
+                [] => {
+                    self.diags.push(
+                        Diagnostic::error(Some(e.key_loc), format!("{what} says nothing it does"))
+                            .help("give one of `custodial = \"DIRS\"`, `surround = \"DIRS\"` or `flip = \"DIRS\"`"),
+                    );
+                    continue;
+                }
+                [_, second, ..] => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Some(second.2.loc),
+                            format!("{what} may do one thing: `custodial`, `surround` or `flip`"),
+                        )
+                        .help("write each effect in its own [effects.NAME] table"),
+                    );
+                    continue;
+                }
+            };
+            let Some(text) = self.str(dirs_node, &format!("`{word}`")) else {
+                continue;
+            };
+            let mut dirs = ply_kernel::DirSet::default();
+            let mut ok = true;
+            for w in text.split([',', '+', ' ']).filter(|w| !w.is_empty()) {
+                match compass_set(w) {
+                    Some(d) => dirs = ply_kernel::DirSet(dirs.0 | d.0),
+                    None => {
+                        ok = false;
+                        self.diags.push(
+                            Diagnostic::error(
+                                Some(dirs_node.loc),
+                                format!("`{w}` is not a compass direction"),
+                            )
+                            .suggest(w, DIRECTION_WORDS.iter().copied())
+                            .help_if_none("effects look in compass directions: n, ne, ..., orthogonal, diagonal, all".into()),
+                        );
+                    }
+                }
+            }
+            let mut cond = |this: &mut Self, key: &str, scope| {
+                let n = t.get(key)?;
+                let (ast, text) = this.parse_expr(n, &format!("`{key}` of {what}"))?;
+                checker.check(&ast, text, scope, Ty::Bool)
+            };
+            let target = cond(self, "target", &EFFECT_TARGET);
+            let hostile = cond(self, "hostile", &HOSTILE);
+            let required = match t.get("required") {
+                Some(Node {
+                    value: Value::Bool(b),
+                    ..
+                }) => *b,
+                Some(n) => {
+                    self.err(n.loc, "`required` is true or false");
+                    false
+                }
+                None => false,
+            };
+            if !ok {
+                continue;
+            }
+            self.locs.effects.push(e.key_loc);
+            out.push(EffectSpec {
+                name: name.clone(),
+                kind,
+                dirs,
+                target,
+                hostile,
+                required,
+            });
+        }
+        out
+    }
+}
