@@ -243,9 +243,8 @@ fn fragments_are_valid_toml() {
 #[test]
 fn there_is_a_complete_pack_for_each_kind_of_move_pattern() {
     let all = blocks(&guide());
-    let mut step = false;
-    let mut jump = false;
-    let mut hop = false;
+    let (mut step, mut jump, mut hop) = (false, false, false);
+    let (mut slide, mut leap, mut place) = (false, false, false);
     for b in with_info(&all, "toml pack") {
         if b.text.contains("extends") {
             continue;
@@ -257,12 +256,19 @@ fn there_is_a_complete_pack_for_each_kind_of_move_pattern() {
                     Some("step") => step = true,
                     Some("jump") => jump = true,
                     Some("hop") => hop = true,
+                    Some("slide") => slide = true,
+                    Some("leap") => leap = true,
+                    Some("place") => place = true,
                     _ => {}
                 }
             }
         }
     }
     assert!(step && jump && hop, "step {step}, jump {jump}, hop {hop}");
+    assert!(
+        slide && leap && place,
+        "slide {slide}, leap {leap}, place {place}"
+    );
 }
 
 #[test]

@@ -104,7 +104,7 @@ const RATES: [&str; 4] = [
 /// Fails when a position of the pack has more moves than the kernel generates.
 pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Result<Measures, MoveLimit> {
     let mut m = Measures {
-        perft_depth: args.perft_depth,
+        perft_depth: args.depth(),
         ..Measures::default()
     };
     let mut position = Position::start(rules);
@@ -126,7 +126,7 @@ pub fn measure_ours(rules: Arc<Rules>, args: &BenchArgs) -> Result<Measures, Mov
     m.playout_seconds = started.elapsed().as_secs_f64();
 
     let started = Instant::now();
-    m.perft_nodes = position.perft(args.perft_depth)?;
+    m.perft_nodes = position.perft(args.depth())?;
     m.perft_seconds = started.elapsed().as_secs_f64();
 
     // Sample positions along random games, then time make + unmake of all their moves.
@@ -223,7 +223,7 @@ pub fn measure_native(
     args: &BenchArgs,
 ) -> Measures {
     let mut m = Measures {
-        perft_depth: args.perft_depth,
+        perft_depth: args.depth(),
         ..Measures::default()
     };
     engine.reset();
@@ -242,7 +242,7 @@ pub fn measure_native(
     m.playout_seconds = started.elapsed().as_secs_f64();
 
     let started = Instant::now();
-    m.perft_nodes = engine.perft(args.perft_depth);
+    m.perft_nodes = engine.perft(args.depth());
     m.perft_seconds = started.elapsed().as_secs_f64();
 
     let mut rng = Rng::new(args.seed ^ SAMPLE_SEED);
@@ -275,9 +275,10 @@ pub struct BenchArgs {
     /// A playout stops (capped) after this many plies.
     #[arg(long, default_value_t = 1000, value_name = "P")]
     pub max_plies: u32,
-    /// Depth of the perft measurement.
-    #[arg(long, default_value_t = 5, value_name = "D")]
-    pub perft_depth: u32,
+    /// Depth of the perft measurement [default: 5, or less where perft would pass about
+    /// 50 million nodes].
+    #[arg(long, value_name = "D")]
+    pub perft_depth: Option<u32>,
     /// Measure the hand-written engine for this game too, and the ratios.
     #[arg(long)]
     pub vs_native: bool,
@@ -293,10 +294,42 @@ pub struct BenchArgs {
     pub no_timing: bool,
 }
 
+/// The default perft depth: 5, or less where the count would pass [`AUTO_PERFT_NODES`]
+/// (estimated from the counts one move shallower, counted in bulk).
+const AUTO_PERFT_NODES: u64 = 50_000_000;
+
+impl BenchArgs {
+    /// The perft depth to measure.
+    pub fn depth(&self) -> u32 {
+        self.perft_depth.unwrap_or(5)
+    }
+}
+
+fn auto_depth(rules: &Arc<Rules>) -> Result<u32, MoveLimit> {
+    let mut start = Position::start(rules.clone());
+    let first = start.perft_bulk(1)?.max(1);
+    let (mut depth, mut count) = (1, first);
+    while depth < 5 && count.saturating_mul(first) <= AUTO_PERFT_NODES {
+        depth += 1;
+        count = start.perft_bulk(depth)?;
+    }
+    Ok(depth)
+}
+
 /// Runs `ply bench`.
 pub fn run(args: &BenchArgs, cx: &mut Context<'_>) -> CmdResult {
     let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
     let rules = pack.rules.clone();
+    let resolved;
+    let args = if args.perft_depth.is_none() {
+        resolved = BenchArgs {
+            perft_depth: Some(auto_depth(&rules)?),
+            ..args.clone()
+        };
+        &resolved
+    } else {
+        args
+    };
     let core = rules.core();
     let names = [
         core.player_name(Player::FIRST).to_string(),

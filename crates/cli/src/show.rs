@@ -106,6 +106,9 @@ pub fn summary(pack: &Pack) -> String {
         if !tags.is_empty() {
             facts.push(format!("tags: {}", tags.join(", ")));
         }
+        if let Some(n) = rules.supply(k) {
+            facts.push(format!("supply: {n} each"));
+        }
         let facts = if facts.is_empty() {
             String::new()
         } else {
@@ -144,6 +147,33 @@ pub fn summary(pack: &Pack) -> String {
         }
     }
 
+    let effects: Vec<String> = rules
+        .effects()
+        .map(|(name, what, dirs, required)| {
+            let dirs: Vec<String> = dirs
+                .iter()
+                .map(|d| format!("{d:?}").to_lowercase())
+                .collect();
+            let must = if required {
+                "; a move must change a piece by it"
+            } else {
+                ""
+            };
+            format!("  {name}: {what}, looking {}{must}", dirs.join(" "))
+        })
+        .collect();
+    if !effects.is_empty() {
+        let _ = writeln!(out, "Effects (after every move, in order):");
+        for e in effects {
+            let _ = writeln!(out, "{e}");
+        }
+    }
+    if rules.passes() {
+        let _ = writeln!(
+            out,
+            "Passing: a player with no move passes (a move, `pass`)"
+        );
+    }
     let _ = writeln!(out, "Rules:");
     let names = |rules: &mut dyn Iterator<Item = &str>| {
         let v: Vec<&str> = rules.collect();

@@ -20,8 +20,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// How deep the check plays every sequence of moves from the start (a perft).
+/// How deep the check plays every sequence of moves from the start (a perft), at most.
 pub const SMOKE_DEPTH: u32 = 3;
+/// The check goes one move deeper only while its estimate of the sequences there (this
+/// depth's count times the number of first moves) stays within this.
+pub const SMOKE_NODES: u64 = 200_000;
 /// The number of random games the check plays.
 pub const SMOKE_PLAYOUTS: u32 = 20;
 /// The most moves of each random game of the check.
@@ -201,11 +204,12 @@ fn check(path: &Path, set: &[(String, String)], color: bool) -> Report {
     let name = pack.rules.core().name().to_string();
     let kinds = pack.rules.core().kind_count();
     match smoke(pack.rules.clone()) {
-        Ok(count) => {
+        Ok((depth, count)) => {
             let mut summary = format!(
-                "{name}, {} of piece; played all {count} sequences of {SMOKE_DEPTH} moves from \
+                "{name}, {} of piece; played all {count} sequences of {depth} {} from \
                  the start and {SMOKE_PLAYOUTS} random games",
-                plural(kinds, "kind")
+                plural(kinds, "kind"),
+                if depth == 1 { "move" } else { "moves" }
             );
             if !warnings.is_empty() {
                 summary.push_str(&format!(", {}", plural(warnings.len(), "warning")));
@@ -235,8 +239,9 @@ fn check(path: &Path, set: &[(String, String)], color: bool) -> Report {
     }
 }
 
-/// Plays the pack a little: returns perft(SMOKE_DEPTH), or what went wrong.
-fn smoke(rules: Arc<Rules>) -> Result<u64, String> {
+/// Plays the pack a little: returns the depth and the count of its perft (up to
+/// [`SMOKE_DEPTH`] moves, as deep as [`SMOKE_NODES`] allows), or what went wrong.
+fn smoke(rules: Arc<Rules>) -> Result<(u32, u64), String> {
     let run = catch_unwind(AssertUnwindSafe(|| {
         let mut start = Position::start(rules.clone());
         let _ = start.render();
@@ -276,14 +281,19 @@ fn smoke(rules: Arc<Rules>) -> Result<u64, String> {
         }
         let limit =
             |e: ply_kernel::MoveLimit| format!("a position reached in play is refused: {e}");
-        let count = start.perft(SMOKE_DEPTH).map_err(limit)?;
+        let first = start.perft(1).map_err(limit)?;
+        let (mut depth, mut count) = (1, first);
+        while depth < SMOKE_DEPTH && count.saturating_mul(first) <= SMOKE_NODES {
+            depth += 1;
+            count = start.perft(depth).map_err(limit)?;
+        }
         let mut rng = Rng::new(SMOKE_SEED);
         for _ in 0..SMOKE_PLAYOUTS {
             start
                 .playout(&mut |n| rng.below(n), SMOKE_MAX_PLIES)
                 .map_err(limit)?;
         }
-        Ok(count)
+        Ok((depth, count))
     }));
     match run {
         Ok(r) => r,

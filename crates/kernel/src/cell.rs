@@ -107,6 +107,39 @@ impl CellSet {
         self.0[0]
     }
 
+    /// The set with every cell index moved by `by` (cells moved past either end are lost).
+    #[inline]
+    #[must_use]
+    pub(crate) fn shifted(&self, by: i32) -> CellSet {
+        let w = self.0;
+        let mut out = [0u64; 4];
+        if by >= 0 {
+            let (words, bits) = ((by / 64) as usize, (by % 64) as u32);
+            for i in (words..4).rev() {
+                let lo = w[i - words] << bits;
+                let carry = if bits != 0 && i > words {
+                    w[i - words - 1] >> (64 - bits)
+                } else {
+                    0
+                };
+                out[i] = lo | carry;
+            }
+        } else {
+            let by = -by;
+            let (words, bits) = ((by / 64) as usize, (by % 64) as u32);
+            for i in 0..4usize.saturating_sub(words) {
+                let hi = w[i + words] >> bits;
+                let carry = if bits != 0 && i + words + 1 < 4 {
+                    w[i + words + 1] << (64 - bits)
+                } else {
+                    0
+                };
+                out[i] = hi | carry;
+            }
+        }
+        CellSet(out)
+    }
+
     /// Whether the set is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {

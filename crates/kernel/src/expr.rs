@@ -473,7 +473,7 @@ impl Expr {
             OnBoard(c) => Value::Bool(!matches!(c.eval(core, env)?, Value::NoCell)),
             Line(c, dirs) => {
                 let c = cell(c.eval(core, env)?)?;
-                Value::Int(line(core, env, c, *dirs)?)
+                Value::Int(line(core.geometry(), &|x| env.piece_at(x), c, *dirs)?)
             }
             CountIn(p, k, z, part) => {
                 let p = player(p.eval(core, env)?)?;
@@ -521,17 +521,22 @@ impl Expr {
     }
 }
 
-/// The longest line of pieces of one owner through `c`, along the axes of `dirs`.
-fn line(core: &Core, env: &dyn Env, c: Cell, dirs: DirSet) -> Result<i64, EvalError> {
-    let Some(p) = env.piece_at(c)? else {
+/// The longest line of pieces of one owner through `c`, along the axes of `dirs`, on the
+/// board `at` reads: what `line(...)` means, and what the compiled end check computes.
+pub(crate) fn line(
+    g: &crate::geometry::Geometry,
+    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    c: Cell,
+    dirs: DirSet,
+) -> Result<i64, EvalError> {
+    let Some(p) = at(c)? else {
         return Ok(0);
     };
-    let g = core.geometry();
     let run = |d: Dir| -> Result<i64, EvalError> {
         let mut n = 0;
         let mut cur = c;
         while let Some(next) = g.neighbour(cur, d) {
-            match env.piece_at(next)? {
+            match at(next)? {
                 Some(q) if q.owner() == p.owner() => n += 1,
                 _ => break,
             }
@@ -540,7 +545,9 @@ fn line(core: &Core, env: &dyn Env, c: Cell, dirs: DirSet) -> Result<i64, EvalEr
         Ok(n)
     };
     let mut best = 1;
-    for d in dirs.iter() {
+    // One direction of each axis is enough.
+    let axes = DirSet(dirs.0 & 0x0f | (dirs.0 >> 4));
+    for d in axes.iter() {
         best = best.max(1 + run(d)? + run(d.opposite())?);
     }
     Ok(best)

@@ -179,7 +179,7 @@ impl Position {
         let hand: Vec<String> = core
             .all_pieces()
             .filter(|p| rules.supply(p.kind()).is_some())
-            .map(|p| format!("{}:{}", core.code(p), self.state.reserve[p.code()]))
+            .map(|p| format!("{}:{}", core.code(p), self.state.in_hand(p.code())))
             .collect();
         if !hand.is_empty() {
             let _ = write!(out, " hand={}", hand.join(","));
@@ -476,7 +476,8 @@ pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError>
             .ok_or_else(|| bad(NotationErrorKind::NotACell(name.to_string())))?;
         cells.push(cell);
     }
-    if cells.len() < 2 && (cells.len() != 1 || rules.placements.is_empty()) {
+    let placement = cells.len() == 1 && !rules.placements.is_empty();
+    if cells.len() < 2 && !placement {
         return Err(bad(NotationErrorKind::TooFewCells));
     }
     Ok(cells)

@@ -5,7 +5,7 @@ use crate::cell::Cell;
 use crate::cell::MAX_CELLS;
 use crate::expr::Expr;
 use crate::facts::Core;
-use crate::geometry::Geometry;
+use crate::geometry::{DirSet, Geometry};
 use crate::piece::{KindId, PLAYERS, Piece, Player};
 use crate::reason::{RuleId, Section};
 use crate::spec::RulesSpec;
@@ -86,12 +86,27 @@ pub struct Rules {
     /// The game has placements, passes, second parts, effects, a limited supply or a winner
     /// read from the position: generation and make take the general path.
     pub(crate) general: bool,
+    /// How to step every cell of the board at once, for cell formulas.
+    pub(crate) steps: crate::compile::cellsets::Steps,
 }
 
 impl Rules {
     /// The name of an effect, by its place among the game's effects (empty for none).
     pub fn effect_name(&self, i: usize) -> &str {
         self.effect_names.get(i).map_or("", String::as_str)
+    }
+
+    /// The effects, in order: name, what they do (`custodial`, `surround`, `flip`), the
+    /// directions looked in, and whether a move must change a piece by it.
+    pub fn effects(&self) -> impl Iterator<Item = (&str, &'static str, DirSet, bool)> + '_ {
+        self.effects.iter().zip(&self.effect_names).map(|(e, n)| {
+            let what = match e.kind {
+                EffectKind::Custodial => "custodial",
+                EffectKind::Surround => "surround",
+                EffectKind::Flip => "flip",
+            };
+            (n.as_str(), what, e.dirs, e.required)
+        })
     }
 
     /// How many pieces of a kind each player has in hand at the start, to place; `None` for

@@ -151,6 +151,9 @@ pub(crate) struct CompiledMove {
     pub place_cells: [CellSet; PLAYERS],
     /// For a placement: the static checks the cells were filtered by, in order.
     pub place_static: Vec<Checked>,
+    /// For a placement: the checks read during play as one formula over the board, by
+    /// player, when they have that shape (see [`crate::compile::cellsets`]).
+    pub place_formula: Option<Box<[crate::compile::cellsets::CellFormula; PLAYERS]>>,
     /// The second part of the turn: the piece placed (by player: its code) and the slide
     /// directions.
     pub then: Option<([u8; PLAYERS], [DirSet; PLAYERS])>,
@@ -174,6 +177,7 @@ impl CompiledMove {
             screen: false,
             place_cells: [CellSet::EMPTY; PLAYERS],
             place_static: Vec::new(),
+            place_formula: None,
             then: None,
         }
     }
@@ -202,6 +206,8 @@ pub(crate) enum EndCheck {
     Arrive(Vec<CellSet>),
     /// A piece count compared with a constant: (whose count, relative or fixed), kind, op, n.
     Count(Who, Option<KindId>, BinOp, i64),
+    /// The line through the destination (`line(to, DIRS) <op> n`).
+    Line(DirSet, BinOp, i64),
     /// Resolved when the next player's move list is empty.
     Deferred,
     /// Evaluated after each move.
@@ -245,6 +251,8 @@ pub(crate) enum EagerTest {
     },
     /// The ply clock compared with a constant.
     Clock(BinOp, i64),
+    /// The line through the destination compared with a constant.
+    Line(DirSet, BinOp, i64),
     /// Interpreted.
     Dynamic,
 }

@@ -107,6 +107,16 @@ impl Compiler<'_> {
                 op,
                 BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
             )
+            && let (Expr::Line(c, dirs), Expr::Lit(Value::Int(n))) = (a.as_ref(), b.as_ref())
+            && **c == Expr::Var(Var::To)
+        {
+            return EndCheck::Line(*dirs, *op, *n);
+        }
+        if let Expr::Bin(op, a, b) = when
+            && matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            )
             && let (Expr::Count(who, kind), Expr::Lit(Value::Int(n))) = (a.as_ref(), b.as_ref())
         {
             let who = match who.as_ref() {

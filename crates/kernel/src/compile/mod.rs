@@ -21,6 +21,7 @@
 //! What cannot be tabulated (it reads the board, counts or moves) is kept as an [`Expr`] and
 //! evaluated during play.
 
+pub(crate) mod cellsets;
 mod checks;
 pub(crate) mod effects;
 mod ends;
@@ -115,6 +116,10 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                 }
             }
             EndCheck::Deferred => break,
+            EndCheck::Line(dirs, op, n) => eager.push(Eager {
+                index: i as u8,
+                test: EagerTest::Line(*dirs, *op, *n),
+            }),
             EndCheck::Count(who, kind, op, n) => {
                 let at = [0u8, 1].map(|p| {
                     let player = who.resolve(Player(p));
@@ -158,6 +163,16 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         }
     }
     compiler.check_setup();
+    if !spec.pass {
+        for (i, e) in spec.end.iter().enumerate() {
+            if mentions_var(&e.when, Var::Passes) {
+                compiler.error(
+                    Site::End(i),
+                    "this rule reads `passes`, but nobody ever passes: add `pass = true` to [game]",
+                );
+            }
+        }
+    }
     let place = compiler.place();
     let errors = compiler.finish();
     if !errors.is_empty() {
@@ -243,6 +258,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         pass_rule,
         supply,
         general,
+        steps: cellsets::Steps::of(&spec.geometry),
     };
     rules.lean = rules.general_make_reasons().is_empty();
     Ok(rules)

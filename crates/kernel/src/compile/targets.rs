@@ -214,6 +214,7 @@ impl Compiler<'_> {
                     screen: matches!(m.pattern, Pattern::Slide { screen: true, .. }),
                     place_cells,
                     place_static: Vec::new(),
+                    place_formula: None,
                     then,
                 });
             }
@@ -436,6 +437,17 @@ impl Compiler<'_> {
                 }
             }
         }
+        let place_formula = dynamic
+            .iter()
+            .map(|(_, e)| e.clone())
+            .reduce(|a, b| Expr::Bin(crate::expr::BinOp::And, a.boxed(), b.boxed()))
+            .and_then(|all| {
+                let pieces = [
+                    Piece::new(kind, Player::FIRST),
+                    Piece::new(kind, Player::SECOND),
+                ];
+                super::cellsets::compile(self.core, &all, pieces).map(Box::new)
+            });
         CompiledMove {
             kind,
             text: m.text.clone(),
@@ -451,6 +463,7 @@ impl Compiler<'_> {
             screen: false,
             place_cells: cells,
             place_static: stat,
+            place_formula,
             then: None,
         }
     }

@@ -34,6 +34,9 @@ impl State {
                 EndCheck::Count(who, kind, op, n) => {
                     compare(*op, self.count(who.resolve(mover), *kind), *n)
                 }
+                EndCheck::Line(dirs, op, n) => self.occupied[mover.slot()]
+                    .iter()
+                    .any(|c| compare(*op, self.line_at(rules, c, *dirs), *n)),
                 EndCheck::Dynamic(expr) if expr.deps().any(about_the_move) => {
                     self.occupied[mover.slot()].iter().any(|c| {
                         let piece = Piece::from_code(self.board[c.index()]);
@@ -98,6 +101,9 @@ impl State {
                     c >= lo && c <= hi
                 }
                 EagerTest::Clock(op, n) => compare(op, self.clock as i64, n),
+                EagerTest::Line(dirs, op, n) => {
+                    piece.is_some() && compare(op, self.line_at(rules, to, dirs), n)
+                }
                 EagerTest::Dynamic => match &rules.end[e.index as usize].check {
                     EndCheck::Dynamic(expr) => {
                         self.dynamic_end(rules, expr, piece, from, to, mover)
@@ -113,6 +119,13 @@ impl State {
             }
         }
         (arrive != NONE).then(|| self.result_of(rules, arrive as usize, mover))
+    }
+
+    /// `line(cell, dirs)` on this board.
+    #[inline]
+    pub(super) fn line_at(&self, rules: &Rules, cell: Cell, dirs: crate::geometry::DirSet) -> i64 {
+        let at = |c: Cell| Ok(Piece::from_code(self.board[c.index()]));
+        crate::expr::line(rules.geometry(), &at, cell, dirs).unwrap_or(0)
     }
 
     #[cold]

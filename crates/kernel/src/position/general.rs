@@ -59,17 +59,49 @@ impl State {
                 }
             }
         }
+        let occupied = self.occupied[0].union(&self.occupied[1]);
+        // Where an effect must change a piece, only cells next to an enemy piece can.
+        let near = rules.must_change.then(|| {
+            let enemy = &self.occupied[side.other().slot()];
+            rules
+                .effects
+                .iter()
+                .filter(|e| e.required)
+                .fold(*rules.geometry().cells(), |acc, e| {
+                    acc.intersection(&rules.steps.next_to(enemy, e.dirs))
+                })
+        });
         for &r in &rules.placements {
             let m = &rules.moves[r as usize];
             let mut cells = m.place_cells[side.slot()];
-            cells.remove_all(&self.occupied[0]);
-            cells.remove_all(&self.occupied[1]);
+            cells.remove_all(&occupied);
+            if let Some(near) = &near {
+                cells = cells.intersection(near);
+            }
+            let known = m.place_formula.as_ref().map(|f| {
+                let holds = f[side.slot()].eval(&rules.steps, &occupied);
+                cells = cells.intersection(&holds);
+                holds
+            });
             for cell in cells.iter() {
-                if let Ok(mv) = self.place_verdict(rules, r, side, cell) {
+                let verdict = self.place_verdict_as(rules, r, side, cell, known.is_some());
+                debug_assert!(
+                    known.is_none() || verdict == self.place_verdict(rules, r, side, cell),
+                    "a place formula disagrees with its expression"
+                );
+                if let Ok(mv) = verdict {
                     any = true;
                     f.push(mv)?;
                 }
             }
+            // The cells the formula left out are refused by the expression too.
+            debug_assert!(known.is_none_or(|holds| {
+                let mut out = m.place_cells[side.slot()];
+                out.remove_all(&occupied);
+                out.remove_all(&holds);
+                out.iter()
+                    .all(|c| self.place_verdict(rules, r, side, c).is_err())
+            }));
         }
         if !any && let Some(r) = rules.pass_rule {
             f.push(Move::pass(r))?;
@@ -93,10 +125,24 @@ impl State {
         side: Player,
         cell: Cell,
     ) -> Result<Move, Reason> {
+        self.place_verdict_as(rules, r, side, cell, false)
+    }
+
+    /// [`State::place_verdict`]; with `formula_holds`, the checks read during play are known
+    /// to hold (their compiled formula said so for this cell).
+    #[inline]
+    pub(crate) fn place_verdict_as(
+        &self,
+        rules: &Rules,
+        r: u8,
+        side: Player,
+        cell: Cell,
+        formula_holds: bool,
+    ) -> Result<Move, Reason> {
         let m = &rules.moves[r as usize];
         let pattern = PatternId(r);
         let code = State::placed_code(rules, r, side);
-        if rules.supply(m.kind).is_some() && self.reserve[code as usize] == 0 {
+        if rules.supply(m.kind).is_some() && self.in_hand(code as usize) == 0 {
             return Err(Reason::NoSupply(pattern));
         }
         if self.board[cell.index()] != 0 {
@@ -109,7 +155,7 @@ impl State {
                 Ok(None) => Reason::NoPattern,
             });
         }
-        if !m.dynamic_enter.is_empty() {
+        if !m.dynamic_enter.is_empty() && !formula_holds {
             let env = PlayEnv::new(
                 rules,
                 self,
@@ -274,7 +320,7 @@ impl State {
             if m.is_placement() {
                 let code = State::placed_code(rules, m.rule(), side);
                 if rules.supply(Piece(code).kind()).is_some() {
-                    let left = self.reserve[code as usize].saturating_sub(1);
+                    let left = self.in_hand(code as usize).saturating_sub(1);
                     self.set_reserve(code as usize, left);
                 }
                 self.put(rules, Piece(code), m.to());
@@ -327,8 +373,10 @@ impl State {
             self.side = self.side.other();
             if m.is_placement() {
                 let code = self.take(rules, m.to());
-                if code != 0 && rules.supply(Piece(code).kind()).is_some() {
-                    self.reserve[code as usize] += 1;
+                if code != 0
+                    && let Some(reserve) = &mut self.reserve
+                {
+                    reserve[code as usize] += 1;
                 }
             }
             self.restore::<Full>(rules, &undo.step, true);

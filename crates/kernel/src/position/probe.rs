@@ -92,37 +92,38 @@ impl State {
             if m.kind != kind {
                 continue;
             }
-            for dir in m.dirs[side.slot()].iter() {
-                let Some((dest, _, _)) =
+            // The destinations this pattern reaches from `from` (a slide: along its rays).
+            let reaches = match m.shape {
+                Shape::Slide(_) => self.find_target(rules, pc, from, i as u8, to).is_some(),
+                _ => m.dirs[side.slot()].iter().any(|dir| {
                     geometry_of(rules.geometry(), &rules.core, m.shape, from, dir)
-                else {
-                    continue;
-                };
-                if dest != to {
-                    continue;
+                        .is_some_and(|(dest, _, _)| dest == to)
+                }),
+            };
+            if !reaches {
+                continue;
+            }
+            let verdict = match self.find_target(rules, pc, from, i as u8, to) {
+                Some(t) => {
+                    let v = self
+                        .target_verdict(rules, &t, pc, from, side)
+                        .err()
+                        .map(|r| self.name(rules, &t, r));
+                    // A first step that passes every check would be generated, and then
+                    // `explain` finds the move before it gets here.
+                    debug_assert!(v.is_some(), "a target that passes is not generated");
+                    v
                 }
-                let verdict = match self.find_target(rules, pc, from, i as u8, dest) {
-                    Some(t) => {
-                        let v = self
-                            .target_verdict(rules, &t, pc, from, side)
-                            .err()
-                            .map(|r| self.name(rules, &t, r));
-                        // A first step that passes every check would be generated, and then
-                        // `explain` finds the move before it gets here.
-                        debug_assert!(v.is_some(), "a target that passes is not generated");
-                        v
-                    }
-                    None => Some(crate::compile::targets::static_enter_reason(
-                        rules,
-                        m,
-                        Piece(pc),
-                        from,
-                        dest,
-                    )),
-                };
-                if first.is_none() {
-                    first = verdict;
-                }
+                None => Some(crate::compile::targets::static_enter_reason(
+                    rules,
+                    m,
+                    Piece(pc),
+                    from,
+                    to,
+                )),
+            };
+            if first.is_none() {
+                first = verdict;
             }
         }
         first.unwrap_or(Reason::NoPattern)

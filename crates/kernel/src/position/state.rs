@@ -33,8 +33,8 @@ pub(crate) struct State {
     /// Passes made in a row, the last move included.
     pub passes: u8,
     /// By piece code: how many such pieces their owner still has in hand (for kinds with a
-    /// limited supply).
-    pub reserve: [u16; PIECE_CODES],
+    /// limited supply); kept only for rules with one.
+    pub reserve: Option<Box<[u16; PIECE_CODES]>>,
     /// What effects and second parts changed, as (cell, code before), most recent last: unmake
     /// pops a move's entries. Empty for rules without them.
     pub log: Log,
@@ -57,7 +57,11 @@ impl State {
             outcome: None,
             count_end: [NONE; PLAYERS],
             passes: 0,
-            reserve: [0; PIECE_CODES],
+            reserve: rules
+                .supply
+                .iter()
+                .any(Option::is_some)
+                .then(|| Box::new([0; PIECE_CODES])),
             log: Log(Vec::with_capacity(if rules.general { 256 } else { 0 })),
         }
         .with_reserve(rules)
@@ -113,8 +117,17 @@ impl State {
 
     /// Sets how many pieces of `code` its owner has in hand, keeping the key up to date.
     pub fn set_reserve(&mut self, code: usize, n: u16) {
-        self.hash ^= reserve_key(code, self.reserve[code]) ^ reserve_key(code, n);
-        self.reserve[code] = n;
+        let Some(reserve) = &mut self.reserve else {
+            return;
+        };
+        self.hash ^= reserve_key(code, reserve[code]) ^ reserve_key(code, n);
+        reserve[code] = n;
+    }
+
+    /// How many pieces of `code` their owner has in hand (0 for rules without a supply).
+    #[inline]
+    pub fn in_hand(&self, code: usize) -> u16 {
+        self.reserve.as_ref().map_or(0, |r| r[code])
     }
 
     /// Sets the number of passes in a row, keeping the key up to date.
