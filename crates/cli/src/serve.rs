@@ -33,6 +33,10 @@ pub struct ServeArgs {
     /// between requests) before it is closed; WebSockets are not bound by it.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub idle_timeout: u64,
+    /// Seconds a game that nobody reaches or watches stays in memory (it is loaded again from
+    /// the store when next asked for).
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub keep_games: u64,
 }
 
 /// Runs `ply serve` until interrupted.
@@ -45,6 +49,7 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         max_body: args.max_body,
         max_connections: args.max_connections,
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
+        keep_idle_games: std::time::Duration::from_secs(args.keep_games),
     };
     let mut said = Ok(());
     let served = ply_server::serve_blocking(&config, |server| {

@@ -17,7 +17,9 @@ use ply_lang::{OptionValue, Options};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 /// The longest idempotency key accepted.
@@ -81,6 +83,8 @@ pub struct Push {
 struct Live {
     state: tokio::sync::Mutex<LiveState>,
     pushes: broadcast::Sender<Push>,
+    /// When a request last reached it, in milliseconds since the hub started.
+    used: AtomicU64,
 }
 
 struct LiveState {
@@ -95,6 +99,7 @@ struct LiveState {
 
 /// The games of one server process and where they are stored.
 pub struct Hub {
+    started: Instant,
     store: Box<dyn Store>,
     packs: PathBuf,
     live: Mutex<HashMap<String, Arc<Live>>>,
@@ -290,8 +295,11 @@ enum Action<'a> {
 
 impl Hub {
     /// A hub over a store, creating games from the packs in `packs`.
-    pub fn new(store: Box<dyn Store>, packs: PathBuf) -> Arc<Hub> {
+    /// A game that nobody has reached for `keep_idle` and nobody watches is dropped from
+    /// memory (it is loaded again from the store when next asked for).
+    pub fn new(store: Box<dyn Store>, packs: PathBuf, keep_idle: Duration) -> Arc<Hub> {
         let hub = Arc::new(Hub {
+            started: Instant::now(),
             store,
             packs,
             live: Mutex::new(HashMap::new()),
@@ -311,7 +319,41 @@ impl Hub {
                 }
             });
         }
+        let weak = Arc::downgrade(&hub);
+        tokio::spawn(async move {
+            let every = (keep_idle / 2).clamp(Duration::from_millis(50), Duration::from_secs(60));
+            loop {
+                tokio::time::sleep(every).await;
+                let Some(hub) = weak.upgrade() else { break };
+                hub.evict(keep_idle);
+            }
+        });
         hub
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// Drops from memory the games idle for `keep_idle` that no request holds and nobody
+    /// watches. Safe at any time: a request still holding a dropped game can only store at a
+    /// version the store does not have yet.
+    fn evict(&self, keep_idle: Duration) {
+        let now = self.now_ms();
+        let idle = keep_idle.as_millis() as u64;
+        self.live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, l| {
+                Arc::strong_count(l) > 1
+                    || l.pushes.receiver_count() > 0
+                    || now.saturating_sub(l.used.load(Ordering::Relaxed)) < idle
+            });
+    }
+
+    /// How many games are in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     /// The store's description.
@@ -505,6 +547,7 @@ impl Hub {
     /// The game in memory, loaded from the store the first time.
     async fn live(&self, id: &str) -> Result<Arc<Live>, Refusal> {
         if let Some(l) = self.live.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
+            l.used.store(self.now_ms(), Ordering::Relaxed);
             return Ok(l.clone());
         }
         let unknown = || Refusal::new(404, format!("there is no game `{id}`"));
@@ -529,6 +572,7 @@ impl Hub {
         let live = Arc::new(Live {
             state: tokio::sync::Mutex::new(state),
             pushes: broadcast::channel(64).0,
+            used: AtomicU64::new(self.now_ms()),
         });
         {
             let mut st = live.state.lock().await;

@@ -96,13 +96,14 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
         .map_err(|e| Refusal::new(400, format!("the request is not the expected JSON: {e}")))
 }
 
-async fn index() -> Response {
+async fn index(State(app): State<App>) -> Response {
     json_response(
         200,
         &serde_json::json!({
             "name": "ply serve",
             "version": env!("CARGO_PKG_VERSION"),
             "api": "/openapi.json",
+            "games_in_memory": app.hub.games_in_memory(),
         }),
     )
 }

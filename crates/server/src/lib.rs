@@ -49,6 +49,9 @@ pub struct Config {
     /// How long a connection may take to send a request's head (a new connection, or a
     /// kept-alive one between requests) before it is closed.
     pub idle_timeout: Duration,
+    /// How long a game nobody reaches or watches stays in memory (it is loaded again from the
+    /// store when next asked for).
+    pub keep_idle_games: Duration,
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -62,6 +65,7 @@ impl Default for Config {
             max_body: 16 * 1024,
             max_connections: 4096,
             idle_timeout: Duration::from_secs(30),
+            keep_idle_games: Duration::from_secs(600),
         }
     }
 }
@@ -136,7 +140,7 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
             source,
         })?;
     let addr = tcp.local_addr()?;
-    let hub = games::Hub::new(store, config.packs.clone());
+    let hub = games::Hub::new(store, config.packs.clone(), config.keep_idle_games);
     let store = hub.describe_store();
     Ok(Server {
         addr,

@@ -667,3 +667,56 @@ async fn a_flood_of_connections_is_shed_and_the_server_goes_on() {
     let g = create(&mut c, "cats_rabbits").await;
     assert_eq!(g.state.version, 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_games_leave_memory_and_come_back_from_the_store() {
+    let db = temp_dir("ply_server").join("games.db");
+    let server = start(Config {
+        packs: rulesets(),
+        db: db.display().to_string(),
+        keep_idle_games: Duration::from_millis(100),
+        ..Config::default()
+    })
+    .await;
+    let mut c = Client::new(server.addr);
+    let in_memory = async |c: &mut Client| {
+        let a = c.get("/").await.expect("GET /");
+        a.json::<serde_json::Value>().expect("json")["games_in_memory"]
+            .as_u64()
+            .expect("a count")
+    };
+    let watched = create(&mut c, "cats_rabbits").await;
+    let mut w = ws(server.addr, &watched.state.id).await;
+    next_state(&mut w).await;
+    let g = create(&mut c, "cats_rabbits").await;
+    let moves = format!("/games/{}/moves", g.state.id);
+    let a = c
+        .post(&moves, &mv(&g.seats["RABBIT"], 0, "b1-b2"))
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 200);
+    assert_eq!(in_memory(&mut c).await, 2);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    // The watched game stays; the other is dropped, then played on from the store.
+    assert_eq!(in_memory(&mut c).await, 1);
+    let a = c
+        .post(&moves, &mv(&g.seats["CAT"], 1, "c7-c6"))
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 200, "{}", a.text());
+    assert_eq!(
+        a.json::<GameState>().expect("state").moves,
+        ["b1-b2", "c7-c6"]
+    );
+    assert_eq!(in_memory(&mut c).await, 2);
+    // And a push still reaches the watcher.
+    let a = c
+        .post(
+            &format!("/games/{}/moves", watched.state.id),
+            &mv(&watched.seats["RABBIT"], 0, "b1-b2"),
+        )
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 200);
+    assert_eq!(next_state(&mut w).await.version, 1);
+}
