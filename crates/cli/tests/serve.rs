@@ -12,6 +12,8 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// A `ply serve` process; killed (SIGKILL) when dropped.
@@ -66,6 +68,7 @@ async fn stream(
     g: ply_server::api::CreatedGame,
     mut s: GameState,
     stop: tokio::sync::watch::Receiver<bool>,
+    made: Arc<AtomicUsize>,
 ) -> (Acked, Option<(u64, String, String, String)>) {
     let mut c = Client::new(addr);
     let mut acked = Vec::new();
@@ -83,6 +86,7 @@ async fn stream(
             Ok(a) if a.status == 200 => {
                 s = a.json().expect("state");
                 acked.push((s.version, m));
+                made.fetch_add(1, Ordering::Relaxed);
             }
             Ok(a) => panic!("move refused: {} {}", a.status, a.text()),
             Err(_) => return (acked, Some((s.version, m, key, token))),
@@ -105,6 +109,7 @@ async fn kill_9_mid_stream_loses_nothing_acknowledged_and_applies_nothing_twice(
             all.push((create(&mut c, "jungle").await, Vec::new()));
         }
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        let made = Arc::new(AtomicUsize::new(0));
         let tasks: Vec<_> = all[first..]
             .iter()
             .map(|(g, _)| {
@@ -113,11 +118,17 @@ async fn kill_9_mid_stream_loses_nothing_acknowledged_and_applies_nothing_twice(
                     g.clone(),
                     g.state.clone(),
                     stop_rx.clone(),
+                    made.clone(),
                 ))
             })
             .collect();
-        // Mid-stream: the moves are flowing when the process is killed.
-        tokio::time::sleep(Duration::from_millis(150 + 50 * round)).await;
+        // Mid-stream: the moves are flowing when the process is killed (at least 40 made,
+        // however slow the machine, then a little more).
+        let waiting = std::time::Instant::now();
+        while made.load(Ordering::Relaxed) < 40 && waiting.elapsed() < Duration::from_secs(20) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50 + 50 * round)).await;
         drop(server);
         let _ = stop_tx.send(true);
         let mut in_flight = Vec::new();
