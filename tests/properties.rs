@@ -23,6 +23,9 @@ fn all_packs() -> Vec<Arc<ply_kernel::Rules>> {
         common::pack("breakthrough.toml", &[]),
         common::pack("checkers.toml", &[]),
         common::pack("fox_and_geese.toml", &[]),
+        common::pack("othello.toml", &[]),
+        common::pack("tablut.toml", &[]),
+        common::pack("connect_four.toml", &[]),
     ]
 }
 
@@ -41,7 +44,7 @@ fn played(rules: &Arc<ply_kernel::Rules>, choices: &[u16]) -> Game {
 }
 
 /// How many packs [`all_packs`] returns.
-const PACKS: usize = 8;
+const PACKS: usize = 11;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
@@ -165,6 +168,34 @@ proptest! {
                         || (ends > 1 && matches!(e.kind(), MoveErrorKind::Ambiguous { .. })),
                     "{:?} refused without a reason: {}", path, e
                 ),
+            }
+        }
+    }
+
+    /// Placements have one meaning too: a cell is refused exactly when generation lists no
+    /// placement there, and the refusal changes nothing.
+    #[test]
+    fn a_placement_is_refused_exactly_when_generation_does_not_list_it(
+        choices in prop::collection::vec(any::<u16>(), 0..60),
+        tries in prop::collection::vec(any::<u16>(), 1..30),
+        pack in 0usize..2,
+    ) {
+        let rules = [common::pack("othello.toml", &[]), common::pack("connect_four.toml", &[])][pack].clone();
+        let g = rules.geometry().clone();
+        let game = played(&rules, &choices);
+        let all: Vec<Cell> = g.cells().iter().collect();
+        let legal = game.legal_moves().unwrap();
+        for t in tries {
+            let cell = all[t as usize % all.len()];
+            let listed = legal.iter().any(|m| m.is_placement() && m.to() == cell);
+            let mut trial = game.clone();
+            let result = trial.play_path(None, &[cell]);
+            prop_assert_eq!(result.is_ok(), listed, "{:?}: {:?}", cell, result);
+            if let Err(e) = result {
+                prop_assert_eq!(trial.position().to_position_string(), game.position().to_position_string());
+                if game.outcome().is_none() {
+                    prop_assert!(matches!(e.kind(), MoveErrorKind::CannotPlace { .. }), "{}", e);
+                }
             }
         }
     }

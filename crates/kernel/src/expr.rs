@@ -523,9 +523,10 @@ impl Expr {
 
 /// The longest line of pieces of one owner through `c`, along the axes of `dirs`, on the
 /// board `at` reads: what `line(...)` means, and what the compiled end check computes.
-pub(crate) fn line(
+#[inline]
+pub(crate) fn line<F: Fn(Cell) -> Result<Option<Piece>, EvalError>>(
     g: &crate::geometry::Geometry,
-    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    at: &F,
     c: Cell,
     dirs: DirSet,
 ) -> Result<i64, EvalError> {

@@ -54,6 +54,8 @@ pub(crate) const CHAIN: u8 = 16;
 pub(crate) const HOPS: u8 = 32;
 /// The slide captures over a screen.
 pub(crate) const SCREEN: u8 = 64;
+/// The first target of a slide's ray.
+pub(crate) const RAY: u8 = 128;
 
 /// A jumped cell with its precomputed index into [`Rules::block_bits`] (add the occupant's
 /// code).

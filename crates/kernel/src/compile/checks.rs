@@ -66,6 +66,9 @@ pub(super) fn flatten(
             if t.kind == SLIDE {
                 // Rays are walked by their own loop, off the fast path of the other shapes.
                 flags |= SLOW;
+                if t.jumped_len == 0 {
+                    flags |= RAY;
+                }
                 if m.screen {
                     flags |= SCREEN;
                 }

@@ -25,6 +25,9 @@ use crate::verdict::{StaticEnv, first_refusal, refusal};
 use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
 
+/// The cell of a log entry that marks the start of a move's entries (no cell has it).
+pub(crate) const MARK: u16 = u16::MAX;
+
 /// The most pieces one effect may change in one move (eight directions across a 16-cell
 /// board).
 const MAX_CHANGES: usize = 128;
@@ -216,13 +219,14 @@ impl State {
     }
 
     /// What effect `e` changes around `to`, where `mover` has arrived, on the board `at` gives.
-    pub(crate) fn effect_changes(
+    #[inline]
+    pub(crate) fn effect_changes<F: Fn(Cell) -> u8>(
         &self,
         rules: &Rules,
         e: &CompiledEffect,
         mover: u8,
         to: Cell,
-        at: &dyn Fn(Cell) -> u8,
+        at: &F,
         out: &mut Changes,
     ) {
         let g = rules.geometry();
@@ -308,14 +312,14 @@ impl State {
     /// Make for general rules.
     #[inline(never)]
     pub(crate) fn make_general(&mut self, rules: &Rules, m: Move) -> Undo {
-        let mark = self.log.0.len();
+        // The log's entries of this move start with a mark, which keeps the passes before it.
         let passes = self.passes;
+        self.log.0.push((MARK, passes));
         let side = self.side;
-        let mut undo = if m.is_pass() || m.is_placement() {
+        let undo = if m.is_pass() || m.is_placement() {
             let undo = Undo {
                 step: self.undo_record(0),
                 hopped: [0; HOPPED],
-                general: 0,
             };
             if m.is_placement() {
                 let code = State::placed_code(rules, m.rule(), side);
@@ -359,16 +363,13 @@ impl State {
             });
             self.eager_end(rules, piece, from, m.to(), side, arrive)
         };
-        undo.general = mark as u64 | (passes as u64) << 32;
         undo
     }
 
     /// Unmake for general rules.
     #[inline(never)]
     pub(crate) fn unmake_general(&mut self, rules: &Rules, m: Move, undo: &Undo) {
-        let mark = undo.general as u32 as usize;
-        let passes = (undo.general >> 32) as u8;
-        self.rewind(rules, mark);
+        let passes = self.rewind_move(rules);
         if m.is_pass() || m.is_placement() {
             self.side = self.side.other();
             if m.is_placement() {

@@ -15,7 +15,8 @@ use crate::piece::{Piece, Player};
 use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
 use crate::tables::{
-    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, JUMP, QUIET, SCREEN, SLIDE, SLOW, Target, bit,
+    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, JUMP, QUIET, RAY, SCREEN, SLIDE, SLOW, Target,
+    bit,
 };
 use crate::tables::{Slot, StepGroup};
 use crate::verdict::{StaticEnv, refusal};
@@ -152,17 +153,15 @@ impl State {
         side: Player,
         sink: &mut S,
     ) -> ControlFlow<S::Break> {
-        let listed = rules.listed(slot);
-        let mut i = 0;
-        while i < listed.len() {
-            let t = &listed[i];
-            i += 1;
+        let mut targets = rules.listed(slot).iter();
+        while let Some(t) = targets.next() {
             if t.flags & SLOW != 0 {
                 if t.kind == SLIDE {
-                    let ray = &listed[i - 1..];
-                    let mut used = 0;
-                    sink.escape(|f| self.generate_ray(rules, ray, pc, from, side, &mut used, f))?;
-                    i += used - 1;
+                    // A ray is walked from its first target; the others are its cells.
+                    if t.flags & RAY != 0 {
+                        let rest = targets.as_slice();
+                        sink.escape(|f| self.generate_ray(rules, t, rest, pc, from, side, f))?;
+                    }
                     continue;
                 }
                 sink.escape(|f| self.generate_slow(rules, t, pc, from, side, f))?;
@@ -462,30 +461,27 @@ impl State {
     }
 
     /// The moves along one ray of a slide, whose targets start `ray`: empty cells up to the
-    /// first piece (or, over a screen, past it up to the next), which it may capture. `used`
-    /// is set to the number of targets of the ray.
+    /// first piece (or, over a screen, past it up to the next), which it may capture.
     #[cold]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn generate_ray<B>(
         &self,
         rules: &Rules,
-        ray: &[Target],
+        first: &Target,
+        rest: &[Target],
         pc: u8,
         from: Cell,
         side: Player,
-        used: &mut usize,
         f: &mut dyn Emit<B>,
     ) -> ControlFlow<B> {
-        let first = &ray[0];
-        let len = ray
+        let len = rest
             .iter()
             .take_while(|t| t.kind == SLIDE && t.rule == first.rule && t.dir == first.dir)
             .count();
-        *used = len;
         let m = &rules.moves[first.rule as usize];
         let plain = m.dynamic_enter.is_empty() && m.capture.dynamic.is_empty();
         let mut screened = false;
-        for t in &ray[..len] {
+        for t in std::iter::once(first).chain(&rest[..len]) {
             let occ = self.board[t.to as usize];
             if occ == 0 {
                 if screened || t.flags & QUIET == 0 {

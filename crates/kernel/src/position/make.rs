@@ -10,11 +10,11 @@ impl State {
     /// Plays a move generated for the side to move.
     #[inline(always)]
     pub fn make(&mut self, rules: &Rules, m: Move) -> Undo {
-        if rules.general {
-            return self.make_general(rules, m);
-        }
+        // Lean rules are never general: they test one flag.
         if rules.lean {
             self.make_as::<Lean>(rules, m)
+        } else if rules.general {
+            self.make_general(rules, m)
         } else {
             self.make_as::<Full>(rules, m)
         }
@@ -29,7 +29,6 @@ impl State {
         Undo {
             step: self.make_step::<P>(rules, m),
             hopped: [0; HOPPED],
-            general: 0,
         }
     }
 
@@ -171,7 +170,6 @@ impl State {
         let mut undo = Undo {
             step: self.undo_record(self.board[m.from().index()]),
             hopped: [0; HOPPED],
-            general: 0,
         };
         let piece = self.take(rules, m.from());
         let g = rules.geometry();
@@ -208,11 +206,10 @@ impl State {
     /// Takes back `m`, which was the last move made, given what `make` returned.
     #[inline(always)]
     pub fn unmake(&mut self, rules: &Rules, m: Move, undo: Undo) {
-        if rules.general {
-            return self.unmake_general(rules, m, &undo);
-        }
         if rules.lean {
             self.unmake_as::<Lean>(rules, m, &undo)
+        } else if rules.general {
+            self.unmake_general(rules, m, &undo)
         } else {
             self.unmake_as::<Full>(rules, m, &undo)
         }

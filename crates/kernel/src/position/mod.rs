@@ -344,7 +344,7 @@ impl Position {
     /// [`Position::unmake_unchecked`] needs to take it back. Nothing is checked: any other
     /// move leaves the position inconsistent. This is the fast path of search and playouts;
     /// [`Position::play`] checks.
-    #[inline]
+    #[inline(always)]
     pub fn make_unchecked(&mut self, m: Move) -> Undo {
         let Position { rules, state } = self;
         state.make(rules, m)
@@ -352,7 +352,7 @@ impl Position {
 
     /// Takes back `m`, **which must be the last move made**, given what
     /// [`Position::make_unchecked`] returned for it. Nothing is checked.
-    #[inline]
+    #[inline(always)]
     pub fn unmake_unchecked(&mut self, m: Move, undo: Undo) {
         let Position { rules, state } = self;
         state.unmake(rules, m, undo)

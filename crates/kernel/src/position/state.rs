@@ -35,8 +35,8 @@ pub(crate) struct State {
     /// By piece code: how many such pieces their owner still has in hand (for kinds with a
     /// limited supply); kept only for rules with one.
     pub reserve: Option<Box<[u16; PIECE_CODES]>>,
-    /// What effects and second parts changed, as (cell, code before), most recent last: unmake
-    /// pops a move's entries. Empty for rules without them.
+    /// What effects and second parts changed, as (cell, code before), most recent last, each
+    /// move's entries after a mark: unmake pops them. Empty for rules that are not general.
     pub log: Log,
 }
 
@@ -202,23 +202,26 @@ impl State {
     #[inline]
     pub fn change(&mut self, rules: &Rules, cell: Cell, code: u8) {
         let before = self.take(rules, cell);
-        self.log.0.push((cell.0, before));
+        self.log.0.push((cell.0 as u16, before));
         if code != 0 {
             self.put(rules, Piece(code), cell);
         }
     }
 
-    /// Takes back the changes logged after the log had `mark` entries.
-    pub fn rewind(&mut self, rules: &Rules, mark: usize) {
-        while self.log.0.len() > mark {
-            let Some((cell, code)) = self.log.0.pop() else {
-                break;
-            };
-            self.take(rules, Cell(cell));
+    /// Takes back the changes logged for the last move, up to and including its mark, and
+    /// returns what the mark kept (the passes in a row before the move).
+    pub fn rewind_move(&mut self, rules: &Rules) -> u8 {
+        while let Some((cell, code)) = self.log.0.pop() {
+            if cell == super::general::MARK {
+                return code;
+            }
+            let cell = Cell(cell as u8);
+            self.take(rules, cell);
             if code != 0 {
-                self.put(rules, Piece(code), Cell(cell));
+                self.put(rules, Piece(code), cell);
             }
         }
+        0
     }
 
     #[inline]
@@ -257,7 +260,7 @@ fn mix(mut z: u64) -> u64 {
 /// The changes log of a state: a means of undoing, not part of the position, so two states
 /// are equal whatever their logs hold.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Log(pub Vec<(u8, u8)>);
+pub(crate) struct Log(pub Vec<(u16, u8)>);
 
 impl PartialEq for Log {
     fn eq(&self, _: &Log) -> bool {

@@ -10,9 +10,6 @@ pub struct Undo {
     pub(super) step: StepUndo,
     /// For a hop chain, the pieces hopped after the first (which is `step.captured()`).
     pub(super) hopped: [u8; HOPPED],
-    /// Under general rules: the length of the state's change log before the move (low 32
-    /// bits) and the passes in a row before it (next 8).
-    pub(super) general: u64,
 }
 
 /// Room for the pieces a chain hops after its first: `MAX_HOPS - 1`, rounded up to whole
