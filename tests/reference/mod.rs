@@ -32,6 +32,8 @@ pub struct Board {
     pub cols: usize,
     pub cells: Vec<Option<Stone>>,
     pub to_move: u8,
+    /// Passes in a row just made (games with passing).
+    pub passes: u8,
 }
 
 /// A move. Cells are indices into `Board::cells`.
@@ -81,6 +83,7 @@ impl Board {
             cols,
             cells: vec![None; rows * cols],
             to_move: 0,
+            passes: 0,
         }
     }
 

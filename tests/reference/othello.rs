@@ -5,13 +5,12 @@
 //! - A placement on an empty cell must flip at least one enemy disc. In each of the 8
 //!   directions, a run of one or more enemy discs starting next to the placed disc and
 //!   followed by a disc of the mover is flipped; every such run in every direction flips.
-//! - A player with no placement passes: `Pass` is then the only move, but only while the game
-//!   is not over.
-//! - Choice: the game is over when NEITHER player has a placement (a full board included),
-//!   not "after two passes in a row". So a pass is only ever played when the opponent then
-//!   has a placement, two passes in a row never happen, and a finished position has no moves
-//!   at all (not a pass). This is the usual rule and the one the published perft counts
-//!   (4, 12, 56, 244, 1396, 8200, 55092, 390216) follow.
+//! - A player with no placement passes: `Pass` is then the only move.
+//! - Two passes in a row end the game (the rule as stated for the pack). When neither player
+//!   can place (a full board, a wipe-out), both pass and the game ends after the second. The
+//!   published perft counts with a pass as a move (4, 12, 56, 244, 1396, 8200, 55092, 390216,
+//!   3005288, 24571284) follow this rule: the count at depth 10 includes the passes after the
+//!   wipe-outs of nine moves, which a rule ending the game at once would not count.
 //! - Winner: most discs; equal counts draw.
 
 use super::{Board, Outcome, QUEEN, RefMove, Stone, opponent};
@@ -62,23 +61,23 @@ pub fn placements(b: &Board, player: u8) -> Vec<usize> {
 }
 
 pub fn legal_moves(b: &Board) -> Vec<RefMove> {
+    if b.passes >= 2 {
+        return Vec::new(); // two passes in a row: the game is over
+    }
     let mine = placements(b, b.to_move);
     if !mine.is_empty() {
         return mine.into_iter().map(RefMove::Place).collect();
     }
-    if placements(b, opponent(b.to_move)).is_empty() {
-        Vec::new() // neither player can place: the game is over
-    } else {
-        vec![RefMove::Pass]
-    }
+    vec![RefMove::Pass]
 }
 
 pub fn play(b: &Board, m: &RefMove) -> Board {
     let mut next = b.clone();
     next.to_move = opponent(b.to_move);
     match *m {
-        RefMove::Pass => {}
+        RefMove::Pass => next.passes = b.passes + 1,
         RefMove::Place(i) => {
+            next.passes = 0;
             let flipped = flips(b, i, b.to_move);
             assert!(!flipped.is_empty(), "placement on {i} flips nothing");
             let disc = Some(Stone {
@@ -96,7 +95,7 @@ pub fn play(b: &Board, m: &RefMove) -> Board {
 }
 
 pub fn outcome(b: &Board) -> Option<Outcome> {
-    if !placements(b, 0).is_empty() || !placements(b, 1).is_empty() {
+    if b.passes < 2 {
         return None;
     }
     let (black, white) = (b.count(0), b.count(1));
@@ -202,23 +201,30 @@ mod tests {
         assert_eq!(legal_moves(&passed), [RefMove::Place(b.cell("c1"))]);
         let done = play(&passed, &RefMove::Place(b.cell("c1")));
         assert_eq!(done.count(1), 3);
-        assert!(legal_moves(&done).is_empty());
-        assert_eq!(outcome(&done), Some(Outcome::Win(1)));
+        // Black cannot place, nor can White: two passes, then the game is over.
+        assert_eq!(legal_moves(&done), [RefMove::Pass]);
+        let once = play(&done, &RefMove::Pass);
+        assert_eq!(outcome(&once), None);
+        let twice = play(&once, &RefMove::Pass);
+        assert!(legal_moves(&twice).is_empty());
+        assert_eq!(outcome(&twice), Some(Outcome::Win(1)));
         assert_eq!(perft(&b, 1), 1);
         assert_eq!(perft(&b, 2), 1);
-        assert_eq!(perft(&b, 3), 0);
+        assert_eq!(perft(&b, 4), 1);
+        assert_eq!(perft(&b, 5), 0);
     }
 
     #[test]
-    fn no_placement_for_either_is_over_and_counts_discs() {
+    fn no_placement_for_either_is_over_after_two_passes_and_counts_discs() {
         let mut b = Board::empty(SIZE, SIZE);
         b.put("a1", 0, 0);
         b.put("h8", 1, 0);
+        assert_eq!(legal_moves(&b), [RefMove::Pass]);
+        assert_eq!(outcome(&b), None);
+        b.passes = 2;
         assert!(legal_moves(&b).is_empty());
         assert_eq!(outcome(&b), Some(Outcome::Draw));
         b.put("h7", 1, 0);
         assert_eq!(outcome(&b), Some(Outcome::Win(1)));
-        b.to_move = 1;
-        assert!(legal_moves(&b).is_empty());
     }
 }

@@ -122,6 +122,11 @@ impl Position {
         self.state.side
     }
 
+    /// Passes made in a row, the last move included (0 in games without passing).
+    pub fn passes(&self) -> u8 {
+        self.state.passes
+    }
+
     /// Plies since the last capture.
     pub fn clock(&self) -> u16 {
         self.state.clock
