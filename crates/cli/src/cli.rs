@@ -15,6 +15,7 @@ use crate::perft::PerftArgs;
 use crate::play::PlayArgs;
 use crate::replay::ReplayArgs;
 use crate::script::ScriptArgs;
+use crate::serve::ServeArgs;
 use crate::show::ShowArgs;
 use crate::validate::ValidateArgs;
 use clap::{Parser, Subcommand};
@@ -65,6 +66,8 @@ pub enum Command {
     Replay(ReplayArgs),
     /// A JSON-lines protocol on standard input and output, for other programs.
     Script(ScriptArgs),
+    /// Serve games to remote players over HTTP and WebSocket.
+    Serve(ServeArgs),
 }
 
 /// Runs a parsed command line; returns the exit code. The context's colour settings are
@@ -86,6 +89,7 @@ pub fn run(cli: Cli, cx: &mut Context<'_>) -> u8 {
         Command::Bench(a) => crate::bench::run(a, cx),
         Command::Replay(a) => crate::replay::run(a, cx),
         Command::Script(a) => crate::script::run(a, cx),
+        Command::Serve(a) => crate::serve::run(a, cx),
     };
     let code = exit_code(result, cx.err, cx.err_color);
     let _ = cx.out.flush();

@@ -7,8 +7,9 @@
 //! - [`cli`]: the top-level parser (with the global `--color`) and the dispatch; no command
 //!   module imports it back.
 //! - one module per command: [`validate`], [`show`], [`moves`], [`play`], [`analyse`],
-//!   [`matches`] (`ply match`), [`balance`], [`perft`], [`bench`](mod@bench), [`replay`], and
-//!   [`script`], which also holds the JSON-lines protocol's [`script::Session`].
+//!   [`matches`] (`ply match`), [`balance`], [`perft`], [`bench`](mod@bench), [`replay`],
+//!   [`script`], which also holds the JSON-lines protocol's [`script::Session`], and
+//!   [`serve`], which starts the `ply-server` crate.
 //! - [`engines`]: what the commands on the engines share (player specs, the game runner);
 //!   [`stats`]: Elo, intervals and text plots.
 //! - [`common`]: the shared flags (the pack, `--set`), loading, the lenient move reader.
@@ -52,6 +53,7 @@ pub mod play;
 pub mod record;
 pub mod replay;
 pub mod script;
+pub mod serve;
 pub mod show;
 pub mod stats;
 pub mod validate;

@@ -1,0 +1,69 @@
+//! `ply serve`: games of the packs in a folder for remote players, over HTTP and WebSocket
+//! (the `ply-server` crate; this module only reads the flags). It prints the address it
+//! listens on, as `listening on http://ADDR`, on standard output, then serves until
+//! interrupted.
+
+use crate::output::{CliError, CmdResult, Context};
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// `ply serve`.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The folder of packs to offer (each `NAME.toml` is the pack `NAME`).
+    #[arg(long, value_name = "DIR", default_value = "rulesets")]
+    pub packs: PathBuf,
+    /// Where games are stored: a SQLite file (created if need be), or a `postgres://` URL.
+    #[arg(long, value_name = "FILE|URL", default_value = "ply.db")]
+    pub db: String,
+    /// With PostgreSQL: the schema that holds the tables (created if need be).
+    #[arg(long, value_name = "NAME")]
+    pub schema: Option<String>,
+    /// The address to listen on (port 0: any free port).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The longest request body or WebSocket message, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024)]
+    pub max_body: usize,
+    /// The most connections held at once; more are closed as they come.
+    #[arg(long, value_name = "N", default_value_t = 4096)]
+    pub max_connections: usize,
+    /// Seconds a connection may take to send a request's head (a new one, or a kept-alive one
+    /// between requests) before it is closed; WebSockets are not bound by it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub idle_timeout: u64,
+    /// Seconds a game that nobody reaches or watches stays in memory (it is loaded again from
+    /// the store when next asked for).
+    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    pub keep_games: u64,
+}
+
+/// Runs `ply serve` until interrupted.
+pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
+    let config = ply_server::Config {
+        addr: args.addr,
+        packs: args.packs.clone(),
+        db: args.db.clone(),
+        schema: args.schema.clone(),
+        max_body: args.max_body,
+        max_connections: args.max_connections,
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
+        keep_idle_games: std::time::Duration::from_secs(args.keep_games),
+    };
+    let mut said = Ok(());
+    let served = ply_server::serve_blocking(&config, |server| {
+        said = writeln!(cx.out, "listening on http://{}", server.addr)
+            .and_then(|()| cx.out.flush())
+            .and_then(|()| {
+                cx.note(format!(
+                    "packs from {}, games in the {}",
+                    args.packs.display(),
+                    server.store
+                ))
+            })
+            .and_then(|()| cx.err.flush());
+    });
+    said?;
+    served.map_err(|e| CliError::Invalid(e.to_string()))
+}

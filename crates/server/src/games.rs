@@ -1,0 +1,818 @@
+//! The games a server process plays: each game's state in memory, rebuilt from its stored log,
+//! behind one lock per game, so that the changes of one game are judged one at a time.
+//!
+//! Every request first brings the game up to date from the store (another process may have
+//! changed it), then judges the request against that state, then appends the resulting event
+//! at the next version. The store refuses a version that is taken, so even two processes
+//! judging the same version concurrently store one event; the other request is answered 409.
+
+use crate::api::{
+    Board, Conflict, CreateGame, CreatedGame, ErrorBody, GameState, GameStatus, MoveRequest,
+    MoveText, OptionJson, OptionType, PackInfo, PackList, PackOption, PackRef, ServerMessage,
+    UndoAction, UndoOffer, UndoRequest,
+};
+use crate::store::{Appended, Event, EventKind, NewGame, Store, StoreError};
+use ply_kernel::{Cell, Game, Outcome, Player, Rules, Status, move_text, parse_path};
+use ply_lang::{OptionValue, Options};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::broadcast;
+
+/// The longest idempotency key accepted.
+pub const MAX_IDEMPOTENCY_KEY: usize = 128;
+
+/// A refused request: the HTTP status and the JSON body to answer with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    /// The status: 400, 403, 404, 409, 422, 500 or 503.
+    pub status: u16,
+    /// The body: an [`ErrorBody`], or a [`Conflict`] for 409.
+    pub body: serde_json::Value,
+}
+
+impl Refusal {
+    /// A refusal with an [`ErrorBody`].
+    pub fn new(status: u16, error: impl Into<String>) -> Refusal {
+        Refusal::with_rule(status, error, None)
+    }
+
+    fn with_rule(status: u16, error: impl Into<String>, rule: Option<String>) -> Refusal {
+        let body = ErrorBody {
+            error: error.into(),
+            rule,
+        };
+        Refusal {
+            status,
+            body: serde_json::to_value(body).unwrap_or_default(),
+        }
+    }
+
+    fn conflict(error: impl Into<String>, state: GameState) -> Refusal {
+        let body = Conflict {
+            error: error.into(),
+            state,
+        };
+        Refusal {
+            status: 409,
+            body: serde_json::to_value(body).unwrap_or_default(),
+        }
+    }
+}
+
+impl From<StoreError> for Refusal {
+    fn from(e: StoreError) -> Refusal {
+        eprintln!("error: storage: {e}");
+        Refusal::new(503, "the game store is not available; try again")
+    }
+}
+
+/// A state pushed to a game's WebSocket clients: its version and the message, serialized once.
+#[derive(Clone, Debug)]
+pub struct Push {
+    /// The version it shows.
+    pub version: u64,
+    /// A [`ServerMessage::State`], as JSON text.
+    pub text: Arc<str>,
+}
+
+/// One game in memory.
+struct Live {
+    state: tokio::sync::Mutex<LiveState>,
+    pushes: broadcast::Sender<Push>,
+    /// When a request last reached it, in milliseconds since the hub started.
+    used: AtomicU64,
+}
+
+struct LiveState {
+    meta: NewGame,
+    options: BTreeMap<String, OptionJson>,
+    rules: Arc<Rules>,
+    game: Game,
+    version: u64,
+    events: Vec<Event>,
+    undo_ask: Option<Player>,
+}
+
+/// The games of one server process and where they are stored.
+pub struct Hub {
+    started: Instant,
+    store: Box<dyn Store>,
+    packs: PathBuf,
+    live: Mutex<HashMap<String, Arc<Live>>>,
+    rules: Mutex<HashMap<String, Arc<Rules>>>,
+}
+
+fn sha256_hex(data: &[u8]) -> String {
+    Sha256::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn random_hex(bytes: usize) -> Result<String, Refusal> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| {
+        eprintln!("error: no randomness: {e}");
+        Refusal::new(503, "the server cannot make tokens now; try again")
+    })?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Whether `name` may name a pack: letters, digits, `_` and `-`, so never a path.
+pub fn valid_pack_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// Reads a move leniently, as `ply play` does: letters in any case; between the cells `-`,
+/// `x`, `:`, spaces or nothing; `pass`. A path of cells is read as the same cells in notation
+/// (an empty path is a pass).
+fn read_move(rules: &Rules, mv: &MoveText) -> Result<Vec<Cell>, String> {
+    let (shown, text) = match mv {
+        MoveText::Notation(text) => (text.trim().to_string(), text.clone()),
+        MoveText::Path(cells) if cells.is_empty() => ("[]".to_string(), "pass".to_string()),
+        MoveText::Path(cells) => (format!("{cells:?}"), cells.join("-")),
+    };
+    let compact: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    parse_path(rules, &compact).map_err(|e| format!("`{shown}` is not a move: {}", e.kind))
+}
+
+fn load_panic_safe(name: &str, text: &str, options: &Options) -> Result<ply_lang::Pack, String> {
+    match std::panic::catch_unwind(|| ply_lang::load_str_with(name, text, options)) {
+        Ok(Ok(pack)) => Ok(pack),
+        Ok(Err(e)) => Err(e.render(false)),
+        Err(_) => Err(format!("the loader crashed on {name}")),
+    }
+}
+
+impl LiveState {
+    fn seat_of(&self, token: &str) -> Option<Player> {
+        let h = sha256_hex(token.as_bytes());
+        Player::ALL
+            .into_iter()
+            .find(|p| self.meta.token_hashes[p.index()] == h)
+    }
+
+    /// Applies a stored event to the state in memory.
+    fn apply(&mut self, e: &Event) -> Result<(), StoreError> {
+        if e.version != self.version + 1 {
+            return Err(StoreError::Corrupt(format!(
+                "game {}: event {} after version {}",
+                self.meta.id, e.version, self.version
+            )));
+        }
+        let seat = Player::new(usize::from(e.seat))
+            .ok_or_else(|| StoreError::Corrupt(format!("seat {}", e.seat)))?;
+        match &e.kind {
+            EventKind::Move(text) => {
+                let path = parse_path(&self.rules, text)
+                    .map_err(|err| StoreError::Corrupt(err.to_string()))?;
+                self.game
+                    .play_path(Some(seat), &path)
+                    .map_err(|err| StoreError::Corrupt(format!("stored move {text}: {err}")))?;
+                self.undo_ask = None;
+            }
+            EventKind::UndoAsk => self.undo_ask = Some(seat),
+            EventKind::UndoAccept => {
+                self.game.undo();
+                self.undo_ask = None;
+            }
+            EventKind::UndoDecline => self.undo_ask = None,
+        }
+        self.version = e.version;
+        self.events.push(e.clone());
+        Ok(())
+    }
+
+    fn view(&self) -> GameState {
+        let rules = &self.rules;
+        let core = rules.core();
+        let g = rules.geometry();
+        let pos = self.game.position();
+        let cells = (0..g.rows())
+            .map(|r| {
+                (0..g.cols())
+                    .map(|c| {
+                        g.cell(r as i64, c as i64).map(|cell| {
+                            pos.piece_at(cell)
+                                .map_or(String::new(), |p| core.code(p).to_string())
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        let status = self.game.status();
+        let (to_move, status_word, winner) = match status {
+            Status::ToMove(p) => (Some(p), GameStatus::Playing, None),
+            Status::Stuck(p) => (Some(p), GameStatus::Stuck, None),
+            Status::Over(Outcome::Win(p)) => (None, GameStatus::Over, Some(p)),
+            Status::Over(Outcome::Draw) => (None, GameStatus::Over, None),
+        };
+        let legal_moves = match status {
+            Status::ToMove(_) => self
+                .game
+                .legal_moves()
+                .map(|l| l.iter().map(|m| move_text(rules, &m)).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let name = |p: Player| core.player_name(p).to_string();
+        GameState {
+            id: self.meta.id.clone(),
+            version: self.version,
+            pack: PackRef {
+                name: self.meta.pack_name.clone(),
+                options: self.options.clone(),
+                sha256: self.meta.pack_sha256.clone(),
+            },
+            players: Player::ALL.into_iter().map(name).collect(),
+            position: pos.to_position_string(),
+            board: Board {
+                rows: g.rows(),
+                cols: g.cols(),
+                cells,
+            },
+            to_move: to_move.map(name),
+            status: status_word,
+            winner: winner.map(name),
+            legal_moves,
+            moves: self.game.history().map(|m| move_text(rules, &m)).collect(),
+            undo_request: self.undo_ask.and_then(|p| {
+                Some(UndoOffer {
+                    by: name(p),
+                    takes_back: move_text(rules, &self.game.last_move()?),
+                })
+            }),
+        }
+    }
+
+    /// The state as it was at `version` (for answering a retried request again).
+    fn view_at(&self, version: u64) -> Result<GameState, StoreError> {
+        let mut past = LiveState {
+            meta: self.meta.clone(),
+            options: self.options.clone(),
+            rules: self.rules.clone(),
+            game: Game::new(self.rules.clone()),
+            version: 0,
+            events: Vec::new(),
+            undo_ask: None,
+        };
+        for e in self.events.iter().take_while(|e| e.version <= version) {
+            past.apply(e)?;
+        }
+        Ok(past.view())
+    }
+
+    fn push(&self, live: &Live) {
+        let msg = ServerMessage::State {
+            state: Box::new(self.view()),
+        };
+        if let Ok(text) = serde_json::to_string(&msg) {
+            let _ = live.pushes.send(Push {
+                version: self.version,
+                text: text.into(),
+            });
+        }
+    }
+}
+
+/// What a seat asks of a game.
+enum Action<'a> {
+    Move(&'a MoveText),
+    Undo(UndoAction),
+}
+
+impl Hub {
+    /// A hub over a store, creating games from the packs in `packs`.
+    /// A game that nobody has reached for `keep_idle` and nobody watches is dropped from
+    /// memory (it is loaded again from the store when next asked for).
+    pub fn new(store: Box<dyn Store>, packs: PathBuf, keep_idle: Duration) -> Arc<Hub> {
+        let hub = Arc::new(Hub {
+            started: Instant::now(),
+            store,
+            packs,
+            live: Mutex::new(HashMap::new()),
+            rules: Mutex::new(HashMap::new()),
+        });
+        if let Some(mut changes) = hub.store.changes() {
+            let weak = Arc::downgrade(&hub);
+            tokio::spawn(async move {
+                loop {
+                    let change = match changes.recv().await {
+                        Ok(c) => Some(c),
+                        Err(broadcast::error::RecvError::Lagged(_)) => None,
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    };
+                    let Some(hub) = weak.upgrade() else { break };
+                    hub.changed_elsewhere(change).await;
+                }
+            });
+        }
+        let weak = Arc::downgrade(&hub);
+        tokio::spawn(async move {
+            let every = (keep_idle / 2).clamp(Duration::from_millis(50), Duration::from_secs(60));
+            loop {
+                tokio::time::sleep(every).await;
+                let Some(hub) = weak.upgrade() else { break };
+                hub.evict(keep_idle);
+            }
+        });
+        hub
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// Drops from memory the games idle for `keep_idle` that no request holds and nobody
+    /// watches. Safe at any time: a request still holding a dropped game can only store at a
+    /// version the store does not have yet.
+    fn evict(&self, keep_idle: Duration) {
+        let now = self.now_ms();
+        let idle = keep_idle.as_millis() as u64;
+        self.live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, l| {
+                Arc::strong_count(l) > 1
+                    || l.pushes.receiver_count() > 0
+                    || now.saturating_sub(l.used.load(Ordering::Relaxed)) < idle
+            });
+    }
+
+    /// How many games are in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.live.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// The store's description.
+    pub fn describe_store(&self) -> String {
+        self.store.describe()
+    }
+
+    /// The packs folder.
+    pub fn packs_dir(&self) -> &Path {
+        &self.packs
+    }
+
+    /// Another process changed a game (or, with `None`, maybe several): bring the games with
+    /// watchers up to date, which pushes their new states.
+    async fn changed_elsewhere(&self, change: Option<crate::store::Change>) {
+        let watched: Vec<(String, Arc<Live>)> = {
+            let live = self.live.lock().unwrap_or_else(|e| e.into_inner());
+            live.iter()
+                .filter(|(id, l)| {
+                    l.pushes.receiver_count() > 0 && change.as_ref().is_none_or(|c| &c.game == *id)
+                })
+                .map(|(id, l)| (id.clone(), l.clone()))
+                .collect()
+        };
+        for (_, live) in watched {
+            let mut st = live.state.lock().await;
+            if change.as_ref().is_some_and(|c| c.version <= st.version) {
+                continue;
+            }
+            if let Err(e) = self.refresh(&live, &mut st).await {
+                eprintln!("error: storage: {e}");
+            }
+        }
+    }
+
+    /// `GET /packs`.
+    pub fn packs(&self) -> Result<PackList, Refusal> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.packs)
+            .map_err(|e| {
+                eprintln!("error: {}: {e}", self.packs.display());
+                Refusal::new(500, "the packs folder cannot be read")
+            })?
+            .filter_map(|e| {
+                let name = e.ok()?.file_name().into_string().ok()?;
+                let stem = name.strip_suffix(".toml")?;
+                valid_pack_name(stem).then(|| stem.to_string())
+            })
+            .collect();
+        names.sort();
+        let mut packs = Vec::new();
+        for name in names {
+            let path = self.packs.join(format!("{name}.toml"));
+            let Ok(Ok(pack)) =
+                std::panic::catch_unwind(|| ply_lang::load_with(&path, &Options::new()))
+            else {
+                continue;
+            };
+            let core = pack.rules.core();
+            packs.push(PackInfo {
+                name,
+                game: core.name().to_string(),
+                players: Player::ALL
+                    .into_iter()
+                    .map(|p| core.player_name(p).to_string())
+                    .collect(),
+                rows: pack.rules.geometry().rows(),
+                cols: pack.rules.geometry().cols(),
+                options: pack
+                    .options
+                    .iter()
+                    .map(|o| PackOption {
+                        name: o.name.clone(),
+                        ty: match o.default {
+                            OptionValue::Bool(_) => OptionType::Bool,
+                            OptionValue::Int(_) => OptionType::Int,
+                        },
+                        default: json_of(o.default),
+                        doc: o.doc.clone(),
+                    })
+                    .collect(),
+            });
+        }
+        Ok(PackList { packs })
+    }
+
+    /// `POST /games`.
+    pub async fn create(&self, req: CreateGame) -> Result<CreatedGame, Refusal> {
+        if !valid_pack_name(&req.pack) {
+            return Err(Refusal::new(
+                400,
+                format!(
+                    "`{}` is not a pack name: a name is letters, digits, `_` and `-` (GET /packs \
+                     lists them)",
+                    req.pack
+                ),
+            ));
+        }
+        let path = self.packs.join(format!("{}.toml", req.pack));
+        if !path.is_file() {
+            return Err(Refusal::new(
+                404,
+                format!(
+                    "there is no pack named `{}` (GET /packs lists them)",
+                    req.pack
+                ),
+            ));
+        }
+        let options: Options = req
+            .options
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.clone(),
+                    match *v {
+                        OptionJson::Bool(b) => OptionValue::Bool(b),
+                        OptionJson::Int(i) => OptionValue::Int(i),
+                    },
+                )
+            })
+            .collect();
+        // The pack file's own name, so that `extends` is found beside it.
+        let pack = std::panic::catch_unwind(|| ply_lang::load_with(&path, &options))
+            .map_err(|_| Refusal::new(422, "the pack's loader crashed"))?
+            .map_err(|e| Refusal::new(422, e.render(false)))?;
+        // The resolved text is the game's pack from now on: it must load by itself, to the
+        // same rules.
+        let resolved = pack.resolved.clone();
+        let name = format!("{}.toml", req.pack);
+        load_panic_safe(&name, &resolved, &Options::new())
+            .map_err(|e| Refusal::new(500, format!("the resolved pack does not load: {e}")))?;
+        let tokens = [random_hex(16)?, random_hex(16)?];
+        let meta = NewGame {
+            id: random_hex(8)?,
+            pack_name: req.pack.clone(),
+            options: serde_json::to_string(&req.options).unwrap_or_default(),
+            pack_sha256: sha256_hex(resolved.as_bytes()),
+            pack_text: resolved,
+            token_hashes: [
+                sha256_hex(tokens[0].as_bytes()),
+                sha256_hex(tokens[1].as_bytes()),
+            ],
+            created_ms: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as i64),
+        };
+        self.store.create(&meta).await?;
+        let live = self.live(&meta.id).await?;
+        let st = live.state.lock().await;
+        let state = st.view();
+        let core = st.rules.core();
+        let seats = Player::ALL
+            .into_iter()
+            .zip(tokens)
+            .map(|(p, t)| (core.player_name(p).to_string(), t))
+            .collect();
+        Ok(CreatedGame { seats, state })
+    }
+
+    fn rules_for(&self, meta: &NewGame) -> Result<Arc<Rules>, Refusal> {
+        if let Some(r) = self
+            .rules
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&meta.pack_sha256)
+        {
+            return Ok(r.clone());
+        }
+        if sha256_hex(meta.pack_text.as_bytes()) != meta.pack_sha256 {
+            eprintln!("error: game {}: the stored pack's hash differs", meta.id);
+            return Err(Refusal::new(500, "the game's stored pack is damaged"));
+        }
+        let pack = load_panic_safe(
+            &format!("{}.toml", meta.pack_name),
+            &meta.pack_text,
+            &Options::new(),
+        )
+        .map_err(|e| {
+            eprintln!(
+                "error: game {}: its stored pack does not load: {e}",
+                meta.id
+            );
+            Refusal::new(500, "the game's stored pack does not load")
+        })?;
+        self.rules
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(meta.pack_sha256.clone(), pack.rules.clone());
+        Ok(pack.rules)
+    }
+
+    /// The game in memory, loaded from the store the first time.
+    async fn live(&self, id: &str) -> Result<Arc<Live>, Refusal> {
+        if let Some(l) = self.live.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
+            l.used.store(self.now_ms(), Ordering::Relaxed);
+            return Ok(l.clone());
+        }
+        let unknown = || Refusal::new(404, format!("there is no game `{id}`"));
+        if id.len() > 64 {
+            return Err(unknown());
+        }
+        let meta = self.store.game(id).await?.ok_or_else(unknown)?;
+        let rules = self.rules_for(&meta)?;
+        let options = serde_json::from_str(&meta.options).map_err(|e| {
+            eprintln!("error: game {id}: its stored options are damaged: {e}");
+            Refusal::new(500, "the game's stored options are damaged")
+        })?;
+        let state = LiveState {
+            meta,
+            options,
+            game: Game::new(rules.clone()),
+            rules,
+            version: 0,
+            events: Vec::new(),
+            undo_ask: None,
+        };
+        let live = Arc::new(Live {
+            state: tokio::sync::Mutex::new(state),
+            pushes: broadcast::channel(64).0,
+            used: AtomicU64::new(self.now_ms()),
+        });
+        {
+            let mut st = live.state.lock().await;
+            self.refresh(&live, &mut st).await?;
+        }
+        let mut map = self.live.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(map.entry(id.to_string()).or_insert(live).clone())
+    }
+
+    /// Brings the state up to date with the store; pushes it if it changed.
+    async fn refresh(&self, live: &Live, st: &mut LiveState) -> Result<(), StoreError> {
+        let new = self.store.events_since(&st.meta.id, st.version).await?;
+        if new.is_empty() {
+            return Ok(());
+        }
+        for e in &new {
+            st.apply(e)?;
+        }
+        st.push(live);
+        Ok(())
+    }
+
+    /// `GET /games/{id}`.
+    pub async fn state(&self, id: &str) -> Result<GameState, Refusal> {
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        self.refresh(&live, &mut st).await?;
+        Ok(st.view())
+    }
+
+    /// Subscribes to a game's pushed states; answers the current state too (pushes after it
+    /// are newer or the same).
+    pub async fn watch(&self, id: &str) -> Result<(GameState, broadcast::Receiver<Push>), Refusal> {
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        let rx = live.pushes.subscribe();
+        self.refresh(&live, &mut st).await?;
+        Ok((st.view(), rx))
+    }
+
+    /// `POST /games/{id}/moves`.
+    pub async fn play(&self, id: &str, req: &MoveRequest) -> Result<GameState, Refusal> {
+        self.act(
+            id,
+            &req.token,
+            req.version,
+            req.idempotency_key.as_deref(),
+            Action::Move(&req.mv),
+        )
+        .await
+    }
+
+    /// `POST /games/{id}/undo`.
+    pub async fn undo(&self, id: &str, req: &UndoRequest) -> Result<GameState, Refusal> {
+        self.act(id, &req.token, req.version, None, Action::Undo(req.undo))
+            .await
+    }
+
+    async fn act(
+        &self,
+        id: &str,
+        token: &str,
+        version: u64,
+        key: Option<&str>,
+        action: Action<'_>,
+    ) -> Result<GameState, Refusal> {
+        if let Some(k) = key
+            && (k.is_empty() || k.len() > MAX_IDEMPOTENCY_KEY)
+        {
+            return Err(Refusal::new(
+                400,
+                format!("an idempotency key is 1 to {MAX_IDEMPOTENCY_KEY} characters"),
+            ));
+        }
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        self.refresh(&live, &mut st).await?;
+        let Some(seat) = st.seat_of(token) else {
+            return Err(Refusal::new(403, "that token holds no seat of this game"));
+        };
+        if let Some(k) = key
+            && let Some(answer) = replayed(&st, seat, version, k, &action)
+        {
+            return answer;
+        }
+        if version != st.version {
+            return Err(Refusal::conflict(
+                format!(
+                    "the game is at version {}, not {version}: it changed since that view",
+                    st.version
+                ),
+                st.view(),
+            ));
+        }
+        let kind = judge(&st, seat, &action)?;
+        let event = Event {
+            version: st.version + 1,
+            seat: seat.index() as u8,
+            kind,
+            idempotency_key: key.map(str::to_string),
+        };
+        match self.store.append(id, &event).await? {
+            Appended::Stored => {
+                st.apply(&event)?;
+                st.push(&live);
+                Ok(st.view())
+            }
+            Appended::Conflict => {
+                // Another process stored an event at this version (or this key) first.
+                self.refresh(&live, &mut st).await?;
+                if let Some(k) = key
+                    && let Some(answer) = replayed(&st, seat, version, k, &action)
+                {
+                    return answer;
+                }
+                Err(Refusal::conflict(
+                    format!(
+                        "the game is at version {}, not {version}: it changed since that view",
+                        st.version
+                    ),
+                    st.view(),
+                ))
+            }
+        }
+    }
+}
+
+/// The answer to a request whose idempotency key was used already in this game: the first
+/// answer again if it is the same request, else a refusal; `None` if the key is new.
+fn replayed(
+    st: &LiveState,
+    seat: Player,
+    version: u64,
+    key: &str,
+    action: &Action<'_>,
+) -> Option<Result<GameState, Refusal>> {
+    let e = st
+        .events
+        .iter()
+        .find(|e| e.idempotency_key.as_deref() == Some(key))?;
+    let same = e.seat as usize == seat.index()
+        && e.version == version + 1
+        && match (&e.kind, action) {
+            (EventKind::Move(stored), Action::Move(asked)) => {
+                let a = read_move(&st.rules, asked).ok();
+                let s = parse_path(&st.rules, stored).ok();
+                match (a, s) {
+                    (Some(a), Some(s)) => a.first() == s.first() && a.last() == s.last(),
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+    Some(if same {
+        st.view_at(e.version).map_err(Refusal::from)
+    } else {
+        Err(Refusal::new(
+            422,
+            "this idempotency key was used for another request in this game",
+        ))
+    })
+}
+
+/// Judges a seat's action on the current state: the event to store, or why not.
+fn judge(st: &LiveState, seat: Player, action: &Action<'_>) -> Result<EventKind, Refusal> {
+    let core = st.rules.core();
+    let over = |o: Outcome| {
+        Refusal::new(
+            422,
+            match o {
+                Outcome::Win(p) => format!("the game is over: {} has won", core.player_name(p)),
+                Outcome::Draw => "the game is over: a draw".to_string(),
+            },
+        )
+    };
+    match action {
+        Action::Move(mv) => {
+            match st.game.status() {
+                Status::Over(o) => return Err(over(o)),
+                Status::Stuck(p) => {
+                    return Err(Refusal::new(
+                        422,
+                        format!(
+                            "{} has no legal move and no rule ends the game: nothing can \
+                             happen any more",
+                            core.player_name(p)
+                        ),
+                    ));
+                }
+                Status::ToMove(p) if p != seat => {
+                    return Err(Refusal::new(
+                        403,
+                        format!(
+                            "it is {}'s turn, not {}'s",
+                            core.player_name(p),
+                            core.player_name(seat)
+                        ),
+                    ));
+                }
+                Status::ToMove(_) => {}
+            }
+            let path = read_move(&st.rules, mv).map_err(|e| Refusal::new(422, e))?;
+            let m = st.game.find_move(Some(seat), &path).map_err(|e| {
+                Refusal::with_rule(422, e.to_string(), e.rule_name().map(Into::into))
+            })?;
+            Ok(EventKind::Move(move_text(&st.rules, &m)))
+        }
+        Action::Undo(UndoAction::Ask) => {
+            if let Status::Over(o) = st.game.status() {
+                return Err(over(o));
+            }
+            if st.game.last_move().is_none() {
+                return Err(Refusal::new(422, "there is no move to take back"));
+            }
+            if let Some(p) = st.undo_ask {
+                return Err(Refusal::new(
+                    422,
+                    format!("{} has asked already", core.player_name(p)),
+                ));
+            }
+            Ok(EventKind::UndoAsk)
+        }
+        Action::Undo(UndoAction::Accept) => match st.undo_ask {
+            None => Err(Refusal::new(422, "nobody has asked to take back a move")),
+            Some(p) if p == seat => Err(Refusal::new(
+                403,
+                "the other player must accept: one cannot accept one's own request",
+            )),
+            Some(_) => Ok(EventKind::UndoAccept),
+        },
+        Action::Undo(UndoAction::Decline) => match st.undo_ask {
+            None => Err(Refusal::new(422, "nobody has asked to take back a move")),
+            Some(_) => Ok(EventKind::UndoDecline),
+        },
+    }
+}
+
+fn json_of(v: OptionValue) -> OptionJson {
+    match v {
+        OptionValue::Bool(b) => OptionJson::Bool(b),
+        OptionValue::Int(i) => OptionJson::Int(i),
+    }
+}

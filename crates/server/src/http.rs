@@ -1,0 +1,337 @@
+//! The HTTP and WebSocket routes, and the listener that bounds the number of connections.
+
+use crate::api::{CreateGame, MoveRequest, ServerMessage, UndoRequest};
+use crate::games::{Hub, Refusal};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::{
+    Message, WebSocket, WebSocketUpgrade, rejection::WebSocketUpgradeRejection,
+};
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, broadcast};
+
+/// The OpenAPI description of the API, as served at `GET /openapi.json`.
+pub const OPENAPI: &str = include_str!("../openapi.json");
+
+#[derive(Clone)]
+struct App {
+    hub: Arc<Hub>,
+    max_body: usize,
+}
+
+/// The routes, over a hub; `max_body` bounds request bodies and WebSocket messages (bytes).
+pub fn router(hub: Arc<Hub>, max_body: usize) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/openapi.json", get(openapi))
+        .route("/packs", get(packs))
+        .route("/games", post(create))
+        .route("/games/{id}", get(state))
+        .route("/games/{id}/moves", post(play))
+        .route("/games/{id}/undo", post(undo))
+        .route("/games/{id}/ws", get(ws))
+        .fallback(|| async { refusal(Refusal::new(404, "no such route (GET /openapi.json)")) })
+        .method_not_allowed_fallback(|| async {
+            refusal(Refusal::new(405, "this route does not take that method"))
+        })
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(App { hub, max_body })
+}
+
+fn json_response(status: u16, body: &impl Serialize) -> Response {
+    let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    match serde_json::to_vec(body) {
+        Ok(bytes) => (
+            code,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            bytes,
+        )
+            .into_response(),
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}
+
+fn refusal(r: Refusal) -> Response {
+    json_response(r.status, &r.body)
+}
+
+fn answer<T: Serialize>(status: u16, result: Result<T, Refusal>) -> Response {
+    match result {
+        Ok(v) => json_response(status, &v),
+        Err(r) => refusal(r),
+    }
+}
+
+/// Reads a JSON request body: a clear 400 for what is not the document, 413 for one too long.
+fn body<T: DeserializeOwned>(raw: Result<Bytes, BytesRejection>) -> Result<T, Refusal> {
+    let bytes = raw.map_err(|e| {
+        let status = e.status().as_u16();
+        if status == 413 {
+            Refusal::new(413, "the request body is too long")
+        } else {
+            Refusal::new(status, format!("the request body cannot be read: {e}"))
+        }
+    })?;
+    parse(&bytes)
+}
+
+fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| Refusal::new(400, format!("the request is not the expected JSON: {e}")))
+}
+
+async fn index(State(app): State<App>) -> Response {
+    json_response(
+        200,
+        &serde_json::json!({
+            "name": "ply serve",
+            "version": env!("CARGO_PKG_VERSION"),
+            "api": "/openapi.json",
+            "games_in_memory": app.hub.games_in_memory(),
+        }),
+    )
+}
+
+async fn openapi() -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        OPENAPI,
+    )
+        .into_response()
+}
+
+async fn packs(State(app): State<App>) -> Response {
+    let hub = app.hub.clone();
+    let listed = tokio::task::spawn_blocking(move || hub.packs())
+        .await
+        .unwrap_or_else(|_| Err(Refusal::new(500, "listing the packs failed")));
+    answer(200, listed)
+}
+
+async fn create(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> Response {
+    let req: CreateGame = match body(raw) {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    answer(201, app.hub.create(req).await)
+}
+
+async fn state(State(app): State<App>, Path(id): Path<String>) -> Response {
+    answer(200, app.hub.state(&id).await)
+}
+
+/// The `Idempotency-Key` header, as an alternative to the body's field.
+fn with_header_key(mut req: MoveRequest, headers: &HeaderMap) -> Result<MoveRequest, Refusal> {
+    if let Some(h) = headers.get("idempotency-key") {
+        let h = h
+            .to_str()
+            .map_err(|_| Refusal::new(400, "the Idempotency-Key header is not text"))?;
+        match &req.idempotency_key {
+            Some(k) if k != h => {
+                return Err(Refusal::new(
+                    400,
+                    "the Idempotency-Key header and the body's idempotency_key differ",
+                ));
+            }
+            _ => req.idempotency_key = Some(h.to_string()),
+        }
+    }
+    Ok(req)
+}
+
+async fn play(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req = match body(raw).and_then(|r| with_header_key(r, &headers)) {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    answer(200, app.hub.play(&id, &req).await)
+}
+
+async fn undo(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: UndoRequest = match body(raw) {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    answer(200, app.hub.undo(&id, &req).await)
+}
+
+async fn ws(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let upgrade = match upgrade {
+        Ok(u) => u,
+        Err(e) => {
+            return refusal(Refusal::new(
+                e.status().as_u16(),
+                format!("this route is a WebSocket: {e}"),
+            ));
+        }
+    };
+    let (first, pushes) = match app.hub.watch(&id).await {
+        Ok(w) => w,
+        Err(r) => return refusal(r),
+    };
+    upgrade
+        .max_message_size(app.max_body)
+        .max_frame_size(app.max_body)
+        .on_upgrade(move |socket| session(app, id, socket, first, pushes))
+}
+
+fn message(msg: &ServerMessage) -> Message {
+    Message::Text(serde_json::to_string(msg).unwrap_or_default().into())
+}
+
+/// Answers one message a client sent on a game's WebSocket, as the HTTP route would.
+async fn ws_request(hub: &Hub, id: &str, text: &str) -> (u16, serde_json::Value) {
+    let result = match serde_json::from_str::<serde_json::Value>(text) {
+        Err(e) => Err(Refusal::new(400, format!("the message is not JSON: {e}"))),
+        Ok(v) if v.get("undo").is_some() => match serde_json::from_value::<UndoRequest>(v) {
+            Ok(req) => hub.undo(id, &req).await,
+            Err(e) => Err(Refusal::new(400, format!("not an undo request: {e}"))),
+        },
+        Ok(v) => match serde_json::from_value::<MoveRequest>(v) {
+            Ok(req) => hub.play(id, &req).await,
+            Err(e) => Err(Refusal::new(400, format!("not a move request: {e}"))),
+        },
+    };
+    match result {
+        Ok(state) => (200, serde_json::to_value(state).unwrap_or_default()),
+        Err(r) => (r.status, r.body),
+    }
+}
+
+async fn session(
+    app: App,
+    id: String,
+    mut socket: WebSocket,
+    first: crate::api::GameState,
+    mut pushes: broadcast::Receiver<crate::games::Push>,
+) {
+    let mut shown = first.version;
+    if socket
+        .send(message(&ServerMessage::State {
+            state: Box::new(first),
+        }))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let reply = match incoming {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    Some(Ok(Message::Text(t))) => {
+                        let (status, body) = ws_request(&app.hub, &id, t.as_str()).await;
+                        ServerMessage::Answer { status, body }
+                    }
+                    Some(Ok(Message::Binary(_))) => {
+                        let r = Refusal::new(400, "send requests as text messages of JSON");
+                        ServerMessage::Answer { status: r.status, body: r.body }
+                    }
+                    Some(Ok(_)) => continue,
+                };
+                if socket.send(message(&reply)).await.is_err() {
+                    break;
+                }
+            }
+            push = pushes.recv() => {
+                let text = match push {
+                    Ok(p) if p.version > shown => {
+                        shown = p.version;
+                        p.text
+                    }
+                    Ok(_) => continue,
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        // Fell behind: send the current state instead of the ones missed.
+                        match app.hub.state(&id).await {
+                            Ok(s) => {
+                                shown = s.version;
+                                serde_json::to_string(&ServerMessage::State { state: Box::new(s) })
+                                    .unwrap_or_default()
+                                    .into()
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                };
+                if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Serves `router` on `tcp`, holding at most `max_connections` connections: past that, a new
+/// connection is closed at once, so a flood of connections cannot take the server's memory or
+/// file descriptors. A connection that has not sent a request's whole head within
+/// `idle_timeout` (a new one, or a kept-alive one between requests) is closed too; a
+/// WebSocket, once open, is not bound by it.
+pub async fn serve_connections(
+    tcp: TcpListener,
+    router: Router,
+    max_connections: usize,
+    idle_timeout: Duration,
+) -> io::Result<()> {
+    let permits = Arc::new(Semaphore::new(max_connections.max(1)));
+    let service = TowerToHyperService::new(router);
+    loop {
+        let stream = match tcp.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, or a connection reset before it was accepted: wait a
+            // little and go on.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let service = service.clone();
+        tokio::spawn(async move {
+            let _ = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(idle_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades()
+                .await;
+            drop(permit);
+        });
+    }
+}

@@ -1,0 +1,170 @@
+//! Storage: games and their append-only event logs, behind one trait ([`Store`]) with two
+//! backends, [`SqliteStore`] (the default: one file, nothing to set up) and [`PostgresStore`]
+//! (several `ply serve` processes on the same games).
+//!
+//! A game's log is a list of [`Event`]s numbered by version, 1, 2, 3... The version is a
+//! unique key of the log (with the game's id): appending the event of a version that is
+//! already taken fails with [`Appended::Conflict`], whatever process tried, so two moves made
+//! on the same version can never both be stored. Nothing is ever updated or deleted: an
+//! agreed undo is an event too.
+
+mod postgres;
+mod sqlite;
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+use std::future::Future;
+use std::pin::Pin;
+use tokio::sync::broadcast;
+
+/// A boxed future, so that the trait can be used as `dyn Store`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A storage failure (the database's own error, or stored data that cannot be read back).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite said no.
+    #[error("sqlite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL said no.
+    #[error("postgres: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// A blocking database task died.
+    #[error("a database task failed: {0}")]
+    Task(String),
+    /// Stored data that is not what this server writes.
+    #[error("stored data is not readable: {0}")]
+    Corrupt(String),
+    /// The database address is not one this server knows how to open.
+    #[error("{0}")]
+    Address(String),
+}
+
+/// A game as created: everything about it but its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    /// The game's id.
+    pub id: String,
+    /// The pack's name when the game was created.
+    pub pack_name: String,
+    /// The options given, as a JSON object.
+    pub options: String,
+    /// The pack's resolved text (`extends` and options applied): the game is played by it.
+    pub pack_text: String,
+    /// SHA-256 of `pack_text`, hex.
+    pub pack_sha256: String,
+    /// SHA-256 of each seat's token, hex, first player first. Tokens themselves are never
+    /// stored.
+    pub token_hashes: [String; 2],
+    /// When it was created, in milliseconds since the Unix epoch.
+    pub created_ms: i64,
+}
+
+/// One change of a game, at one version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The version the game has once this event is applied (the first event is version 1).
+    pub version: u64,
+    /// The seat that made it (0 for the first player, 1 for the second).
+    pub seat: u8,
+    /// What happened.
+    pub kind: EventKind,
+    /// The idempotency key the request carried, if any (unique within a game).
+    pub idempotency_key: Option<String>,
+}
+
+/// What an event does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A move, its path in notation (`c1xc3xe3`).
+    Move(String),
+    /// The seat asks to take back the last move.
+    UndoAsk,
+    /// The seat agrees: the last move is taken back.
+    UndoAccept,
+    /// The seat refuses the other's request, or withdraws its own.
+    UndoDecline,
+}
+
+impl EventKind {
+    /// The stored `(kind, body)` pair.
+    pub fn to_columns(&self) -> (&'static str, &str) {
+        match self {
+            EventKind::Move(text) => ("move", text),
+            EventKind::UndoAsk => ("undo_ask", ""),
+            EventKind::UndoAccept => ("undo_accept", ""),
+            EventKind::UndoDecline => ("undo_decline", ""),
+        }
+    }
+
+    /// Reads a stored `(kind, body)` pair back.
+    pub fn from_columns(kind: &str, body: &str) -> Result<EventKind, StoreError> {
+        Ok(match kind {
+            "move" => EventKind::Move(body.to_string()),
+            "undo_ask" => EventKind::UndoAsk,
+            "undo_accept" => EventKind::UndoAccept,
+            "undo_decline" => EventKind::UndoDecline,
+            other => return Err(StoreError::Corrupt(format!("unknown event kind `{other}`"))),
+        })
+    }
+}
+
+/// What appending an event came to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Appended {
+    /// Stored (committed) at its version.
+    Stored,
+    /// Not stored: its version, or its idempotency key, is taken in this game.
+    Conflict,
+}
+
+/// A change made by some process: the game's id and its new version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The game.
+    pub game: String,
+    /// Its version after the change.
+    pub version: u64,
+}
+
+/// Where games are kept. Every method answers only once the database has committed.
+pub trait Store: Send + Sync + 'static {
+    /// Stores a new game.
+    fn create<'a>(&'a self, game: &'a NewGame) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// A game by id, if there is one.
+    fn game<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<NewGame>, StoreError>>;
+    /// The game's events of versions greater than `after`, in order.
+    fn events_since<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+    ) -> BoxFuture<'a, Result<Vec<Event>, StoreError>>;
+    /// Appends an event at its version: stored only if no event of the game has that version
+    /// or that idempotency key.
+    fn append<'a>(
+        &'a self,
+        id: &'a str,
+        event: &'a Event,
+    ) -> BoxFuture<'a, Result<Appended, StoreError>>;
+    /// Changes made by other processes sharing the database, as they happen, when the backend
+    /// can tell (PostgreSQL's LISTEN/NOTIFY); `None` when it cannot.
+    fn changes(&self) -> Option<broadcast::Receiver<Change>>;
+    /// A short description for the start-up message (never a password).
+    fn describe(&self) -> String;
+}
+
+/// Opens the store that `db` names: `postgres://...` or `postgresql://...` for PostgreSQL
+/// (`schema` then names the schema to keep the tables in, created if need be), anything else
+/// a SQLite file (created if need be).
+pub async fn open(db: &str, schema: Option<&str>) -> Result<Box<dyn Store>, StoreError> {
+    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        Ok(Box::new(PostgresStore::open(db, schema).await?))
+    } else if schema.is_some() {
+        Err(StoreError::Address(
+            "a schema is for PostgreSQL; a SQLite database has none".into(),
+        ))
+    } else {
+        Ok(Box::new(SqliteStore::open(db).await?))
+    }
+}

@@ -1,0 +1,205 @@
+//! The SQLite backend: one file, write-ahead log, `synchronous = FULL`, so that an event is
+//! on disk before the append that stored it returns (and so before any answer says so).
+
+use super::{Appended, BoxFuture, Change, Event, EventKind, NewGame, Store, StoreError};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    pack_name TEXT NOT NULL,
+    options TEXT NOT NULL,
+    pack_text TEXT NOT NULL,
+    pack_sha256 TEXT NOT NULL,
+    token_hash_first TEXT NOT NULL,
+    token_hash_second TEXT NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    version INTEGER NOT NULL CHECK (version > 0),
+    seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    idempotency_key TEXT,
+    PRIMARY KEY (game_id, version)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency
+    ON events (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+";
+
+/// Games in a SQLite file.
+pub struct SqliteStore {
+    conn: Arc<Mutex<Connection>>,
+    path: String,
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the database file and its tables.
+    pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        let p = path.to_string();
+        let conn = tokio::task::spawn_blocking(move || -> Result<Connection, StoreError> {
+            let conn = Connection::open(&p)?;
+            conn.busy_timeout(std::time::Duration::from_secs(10))?;
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "FULL")?;
+            conn.pragma_update(None, "foreign_keys", "ON")?;
+            conn.execute_batch(SCHEMA)?;
+            Ok(conn)
+        })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))??;
+        Ok(SqliteStore {
+            conn: Arc::new(Mutex::new(conn)),
+            path: path.to_string(),
+        })
+    }
+
+    async fn with<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let conn = self.conn.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut c = conn
+                .lock()
+                .map_err(|_| StoreError::Task("the connection's lock is poisoned".into()))?;
+            f(&mut c)
+        })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+}
+
+fn version_of(v: i64) -> Result<u64, StoreError> {
+    u64::try_from(v).map_err(|_| StoreError::Corrupt(format!("version {v}")))
+}
+
+fn version_in(v: u64) -> Result<i64, StoreError> {
+    i64::try_from(v).map_err(|_| StoreError::Corrupt(format!("version {v}")))
+}
+
+impl Store for SqliteStore {
+    fn create<'a>(&'a self, game: &'a NewGame) -> BoxFuture<'a, Result<(), StoreError>> {
+        let g = game.clone();
+        Box::pin(self.with(move |c| {
+            c.execute(
+                "INSERT INTO games (id, pack_name, options, pack_text, pack_sha256,
+                     token_hash_first, token_hash_second, created_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    g.id,
+                    g.pack_name,
+                    g.options,
+                    g.pack_text,
+                    g.pack_sha256,
+                    g.token_hashes[0],
+                    g.token_hashes[1],
+                    g.created_ms
+                ],
+            )?;
+            Ok(())
+        }))
+    }
+
+    fn game<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<NewGame>, StoreError>> {
+        let id = id.to_string();
+        Box::pin(self.with(move |c| {
+            Ok(c.query_row(
+                "SELECT id, pack_name, options, pack_text, pack_sha256, token_hash_first,
+                     token_hash_second, created_ms FROM games WHERE id = ?1",
+                [&id],
+                |r| {
+                    Ok(NewGame {
+                        id: r.get(0)?,
+                        pack_name: r.get(1)?,
+                        options: r.get(2)?,
+                        pack_text: r.get(3)?,
+                        pack_sha256: r.get(4)?,
+                        token_hashes: [r.get(5)?, r.get(6)?],
+                        created_ms: r.get(7)?,
+                    })
+                },
+            )
+            .optional()?)
+        }))
+    }
+
+    fn events_since<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+    ) -> BoxFuture<'a, Result<Vec<Event>, StoreError>> {
+        let id = id.to_string();
+        Box::pin(self.with(move |c| {
+            let mut st = c.prepare_cached(
+                "SELECT version, seat, kind, body, idempotency_key FROM events
+                 WHERE game_id = ?1 AND version > ?2 ORDER BY version",
+            )?;
+            let rows = st.query_map(params![id, version_in(after)?], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (version, seat, kind, body, key) = row?;
+                out.push(Event {
+                    version: version_of(version)?,
+                    seat: u8::try_from(seat)
+                        .map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?,
+                    kind: EventKind::from_columns(&kind, &body)?,
+                    idempotency_key: key,
+                });
+            }
+            Ok(out)
+        }))
+    }
+
+    fn append<'a>(
+        &'a self,
+        id: &'a str,
+        event: &'a Event,
+    ) -> BoxFuture<'a, Result<Appended, StoreError>> {
+        let id = id.to_string();
+        let e = event.clone();
+        Box::pin(self.with(move |c| {
+            let (kind, body) = e.kind.to_columns();
+            let done = c.execute(
+                "INSERT INTO events (game_id, version, seat, kind, body, idempotency_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    id,
+                    version_in(e.version)?,
+                    e.seat,
+                    kind,
+                    body,
+                    e.idempotency_key
+                ],
+            );
+            match done {
+                Ok(_) => Ok(Appended::Stored),
+                Err(rusqlite::Error::SqliteFailure(f, _))
+                    if f.code == ErrorCode::ConstraintViolation =>
+                {
+                    Ok(Appended::Conflict)
+                }
+                Err(e) => Err(e.into()),
+            }
+        }))
+    }
+
+    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+        None
+    }
+
+    fn describe(&self) -> String {
+        format!("SQLite file {}", self.path)
+    }
+}
