@@ -57,6 +57,9 @@ const OTHERS: &[Pack] = &[
     ("breakthrough.toml", &[]),
     ("checkers.toml", &[]),
     ("fox_and_geese.toml", &[]),
+    ("othello.toml", &[]),
+    ("tablut.toml", &[]),
+    ("connect_four.toml", &[]),
 ];
 
 #[test]

@@ -62,7 +62,7 @@ impl State {
                 .iter()
                 .any(Option::is_some)
                 .then(|| Box::new([0; PIECE_CODES])),
-            log: Log(Vec::with_capacity(if rules.general { 256 } else { 0 })),
+            log: Log(Vec::with_capacity(if rules.general { LOG_ROOM } else { 0 })),
         }
         .with_reserve(rules)
         .with_side_hash(rules)
@@ -256,6 +256,10 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// Room reserved in the change log of general rules: a mark and a few changes for each of
+/// a game's moves (a thousand plies of Tablut, an Othello game), so that make never grows it.
+const LOG_ROOM: usize = 4096;
 
 /// The changes log of a state: a means of undoing, not part of the position, so two states
 /// are equal whatever their logs hold.
