@@ -413,30 +413,7 @@ impl Compiler<'_> {
         let (stat, dynamic): (Vec<Checked>, Vec<Checked>) = checks
             .into_iter()
             .partition(|(_, e)| !e.deps().is_dynamic());
-        let mut cells = [CellSet::EMPTY; PLAYERS];
-        for player in Player::ALL {
-            let piece = Piece::new(kind, player);
-            for cell in self.core.geometry.cells().iter() {
-                match first_refusal(self.core, &stat, &place_env(piece, cell)) {
-                    Ok(None) => cells[player.index()].insert(cell),
-                    Ok(Some(_)) => {}
-                    Err((reason, e)) => {
-                        let core = self.core;
-                        let at = match reason {
-                            Reason::Place(r) => Site::Place(r.index()),
-                            _ => site,
-                        };
-                        self.eval_error(at, e, || {
-                            format!(
-                                "{} is placed on {}",
-                                core.code(piece),
-                                core.geometry.name(cell)
-                            )
-                        });
-                    }
-                }
-            }
-        }
+        let cells = self.placeable(kind, &stat, site);
         let place_formula = dynamic
             .iter()
             .map(|(_, e)| e.clone())
@@ -484,16 +461,26 @@ impl Compiler<'_> {
                 )
             })
             .collect();
+        self.placeable(kind, &stat, site)
+    }
+
+    /// The cells where every check of `stat` lets a piece of `kind` be placed, by player; a
+    /// check that cannot be evaluated is reported at its rule (or at `site`).
+    fn placeable(&mut self, kind: KindId, stat: &[Checked], site: Site) -> [CellSet; PLAYERS] {
         let mut cells = [CellSet::EMPTY; PLAYERS];
         for player in Player::ALL {
             let piece = Piece::new(kind, player);
             for cell in self.core.geometry.cells().iter() {
-                match first_refusal(self.core, &stat, &place_env(piece, cell)) {
+                match first_refusal(self.core, stat, &place_env(piece, cell)) {
                     Ok(None) => cells[player.index()].insert(cell),
                     Ok(Some(_)) => {}
-                    Err((_, e)) => {
+                    Err((reason, e)) => {
                         let core = self.core;
-                        self.eval_error(site, e, || {
+                        let at = match reason {
+                            Reason::Place(r) => Site::Place(r.index()),
+                            _ => site,
+                        };
+                        self.eval_error(at, e, || {
                             format!(
                                 "{} is placed on {}",
                                 core.code(piece),

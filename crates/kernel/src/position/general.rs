@@ -451,56 +451,6 @@ impl State {
         }
         Ok(n)
     }
-
-    /// A random playout for general rules; the position is restored after.
-    pub(super) fn playout_general(
-        &mut self,
-        rules: &Rules,
-        pick: &mut impl FnMut(usize) -> usize,
-        max_plies: u32,
-    ) -> Result<Playout, MoveLimit> {
-        let mark = self.log.0.len();
-        let saved = self.clone();
-        let mut result = Playout {
-            plies: 0,
-            outcome: None,
-            capped: false,
-        };
-        let mut list = MoveList::new();
-        let mut limit = None;
-        loop {
-            if let Some(o) = self.outcome {
-                result.outcome = Some(o);
-                break;
-            }
-            if result.plies >= max_plies {
-                result.capped = true;
-                break;
-            }
-            if let Err(l) = self.moves_into(rules, &mut list) {
-                limit = Some(l);
-                break;
-            }
-            if list.is_empty() {
-                result.outcome = self.outcome(rules);
-                break;
-            }
-            let i = pick(list.len()).min(list.len() - 1);
-            if let Some(m) = list.get(i) {
-                self.make_general(rules, m);
-            }
-            result.plies += 1;
-        }
-        // The log keeps its room for the next playout.
-        let mut log = std::mem::take(&mut self.log);
-        *self = saved;
-        log.0.truncate(mark);
-        self.log = log;
-        match limit {
-            Some(l) => Err(l),
-            None => Ok(result),
-        }
-    }
 }
 
 fn push(out: &mut Changes, cell: Cell, code: u8) {

@@ -399,9 +399,7 @@ impl Position {
         max_plies: u32,
     ) -> Result<Playout, MoveLimit> {
         let Position { rules, state } = self;
-        if rules.general {
-            state.playout_general(rules, pick, max_plies)
-        } else if rules.lean {
+        if rules.lean {
             state.playout::<Lean>(rules, pick, max_plies)
         } else {
             state.playout::<Full>(rules, pick, max_plies)

@@ -115,8 +115,8 @@ impl State {
         pick: &mut impl FnMut(usize) -> usize,
         max_plies: u32,
     ) -> Result<Playout, MoveLimit> {
-        // Without history the state holds no heap data, so a copy restores it at once (and
-        // without allocating); with history, every move is taken back.
+        // Without history a copy restores the state at once (it allocates only for pieces in
+        // hand; the change log is kept, not copied); with history, every move is taken back.
         if rules.history {
             self.playout_as::<P, true>(rules, pick, max_plies)
         } else {
@@ -167,8 +167,16 @@ impl State {
             let m = list.get(i).unwrap_or_else(unreachable_move);
             // Without records to keep, the move is made with no `Undo` built at all (4 per
             // cent of the instructions of a playout).
+            let general = !P::LEAN && rules.general;
             if KEEP {
-                made.push((m, self.make_as::<P>(rules, m)));
+                let u = if general {
+                    self.make_general(rules, m)
+                } else {
+                    self.make_as::<P>(rules, m)
+                };
+                made.push((m, u));
+            } else if general {
+                self.make_general(rules, m);
             } else if m.hops() != 0 {
                 self.make_hops(rules, m);
             } else {
@@ -177,10 +185,18 @@ impl State {
             result.plies += 1;
         }
         if let Some(saved) = saved {
+            // The change log of general rules keeps its room for the next playout.
+            let mut log = std::mem::take(&mut self.log);
             *self = saved;
+            log.0.truncate(self.log.0.len());
+            self.log = log;
         }
         while let Some((m, u)) = made.pop() {
-            self.unmake_as::<P>(rules, m, &u);
+            if !P::LEAN && rules.general {
+                self.unmake_general(rules, m, &u);
+            } else {
+                self.unmake_as::<P>(rules, m, &u);
+            }
         }
         match limit {
             Some(l) => Err(l),
