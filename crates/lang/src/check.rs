@@ -1169,7 +1169,7 @@ impl<'a> Checker<'a> {
                 };
                 let d = self
                     .error(text.loc(e.span), format!("expected {what}"))
-                    .suggest(&b_text(e), words.iter().copied())
+                    .suggest(&b_text(e), words)
                     .help_if_none(
                         "relative directions (forward, left...) are not available here".into(),
                     );

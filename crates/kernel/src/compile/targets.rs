@@ -7,7 +7,7 @@ use crate::cell::CellSet;
 use crate::expr::Expr;
 use crate::expr::Value;
 use crate::facts::*;
-use crate::geometry::{Dir, DirSet, Geometry};
+use crate::geometry::{Dir, Geometry};
 use crate::piece::{KindId, PLAYERS, Piece, Player};
 use crate::reason::{PatternId, Reason, RuleId, Section};
 use crate::spec::*;
@@ -429,19 +429,11 @@ impl Compiler<'_> {
             kind,
             text: m.text.clone(),
             shape: Shape::Place,
-            dirs: [DirSet::default(); PLAYERS],
-            mode: CaptureMode::Quiet,
-            chain: false,
-            complete: false,
-            enter: Vec::new(),
-            capture: Check::default(),
-            blocked: Check::default(),
             dynamic_enter: dynamic,
-            screen: false,
             place_cells: cells,
             place_static: stat,
             place_formula,
-            then: None,
+            ..CompiledMove::pass()
         }
     }
 

@@ -96,31 +96,13 @@ pub(super) fn directions(
     Ok(out)
 }
 
-/// The compass words (and sets of them) an expression accepts.
-pub(crate) fn compass_words() -> &'static [&'static str] {
-    &[
-        "orthogonal",
-        "diagonal",
-        "all",
-        "n",
-        "ne",
-        "e",
-        "se",
-        "s",
-        "sw",
-        "w",
-        "nw",
-        "north",
-        "south",
-        "east",
-        "west",
-        "northeast",
-        "northwest",
-        "southeast",
-        "southwest",
-        "up",
-        "down",
-    ]
+/// The compass words (and sets of them) an expression accepts: the direction words that do
+/// not depend on a player's forward direction.
+pub(crate) fn compass_words() -> impl Iterator<Item = &'static str> {
+    DIRECTION_WORDS
+        .iter()
+        .copied()
+        .filter(|w| compass_set(w).is_some())
 }
 
 /// The directions a compass word or set of words means, the same for both players; `None`
