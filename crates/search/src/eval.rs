@@ -9,7 +9,7 @@ use ply_kernel::{Cell, MAX_CELLS, PIECE_CODES, Piece, Player, Position, Rules};
 use std::ops::ControlFlow;
 
 /// The value of one ordinary piece: scores are in hundredths of a piece.
-pub const PAWN: i32 = 100;
+pub const PIECE_VALUE: i32 = 100;
 
 /// The largest evaluation an [`Evaluator`] may return in absolute value; larger ones are
 /// clamped by the searchers, so that an evaluation never reads as a proven result.
@@ -17,8 +17,8 @@ pub const MAX_EVAL: i32 = 100_000;
 
 /// A static evaluation.
 pub trait Evaluator: Send + Sync + std::fmt::Debug {
-    /// The position's value to the side to move, in hundredths of a piece ([`PAWN`]); positive
-    /// is good for the side to move. Called only on positions whose game is not over.
+    /// The position's value to the side to move, in hundredths of a piece ([`PIECE_VALUE`]);
+    /// positive is good for the side to move. Called only on positions whose game is not over.
     fn evaluate(&self, pos: &Position) -> i32;
 
     /// The value of a piece wherever it stands, to order captures (most valuable victim
@@ -39,9 +39,9 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// Material by piece count: every piece worth [`PAWN`], wherever it stands.
+    /// Material by piece count: every piece worth [`PIECE_VALUE`], wherever it stands.
     pub fn material(rules: &Rules) -> Weights {
-        Weights::from_fn(rules, |_| PAWN, |_, _| 0, 0)
+        Weights::from_fn(rules, |_| PIECE_VALUE, |_, _| 0, 0)
     }
 
     /// Values from functions: `material(piece)` plus `bonus(piece, cell)` for each piece on

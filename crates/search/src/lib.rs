@@ -30,7 +30,7 @@ pub mod score;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Info};
 pub use engine::{Choice, Engine, EngineKind, EngineSpec, MAX_TIME, SpecError, parse_duration};
-pub use eval::{Evaluator, PAWN, Weights};
+pub use eval::{Evaluator, PIECE_VALUE, Weights};
 pub use mcts::{Mcts, MctsConfig, MctsInfo, MoveStats};
 pub use score::Score;
 

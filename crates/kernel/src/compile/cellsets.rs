@@ -1,7 +1,7 @@
 //! Conditions on a cell that read the position only through the occupancy of cells at fixed
-//! steps from it (`empty(neighbour(cell, s))`, Connect Four's gravity), compiled to set
-//! operations: the cells where the condition holds are computed for the whole board at once
-//! with shifted bitboards, instead of evaluating the expression cell by cell.
+//! steps from it (`empty(neighbour(cell, s))`: gravity, a piece resting on what is below),
+//! compiled to set operations: the cells where the condition holds are computed for the whole
+//! board at once with shifted bitboards, instead of evaluating the expression cell by cell.
 //!
 //! A formula is a cached form of the expression it was compiled from, as a table is: the
 //! expression stays in the checks that explain a refusal, and a test compares the two on

@@ -258,7 +258,8 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// Room reserved in the change log of general rules: a mark and a few changes for each of
-/// a game's moves (a thousand plies of Tablut, an Othello game), so that make never grows it.
+/// a game's moves (a thousand plies of a game with captures by effect, a whole game of
+/// flipping), so that make never grows it.
 const LOG_ROOM: usize = 4096;
 
 /// The changes log of a state: a means of undoing, not part of the position, so two states
