@@ -297,8 +297,9 @@ impl State {
         let mut changed = false;
         for e in &rules.effects {
             changes.clear();
-            let board = self.board;
-            self.effect_changes(rules, e, mover, to, &|c| board[c.index()], &mut changes);
+            // The changes are found on the board as it stands, then made.
+            let at = |c: Cell| self.board[c.index()];
+            self.effect_changes(rules, e, mover, to, &at, &mut changes);
             for &(c, code) in &changes {
                 self.change(rules, c, code);
                 changed = true;
