@@ -140,6 +140,11 @@ pub enum Expr {
     Count(Box<Expr>, Option<KindId>),
     /// Whether a player, were it to move now, would have no legal move.
     NoMoves(Box<Expr>),
+    /// Whether a player's royal piece is attacked (false for a player without one).
+    InCheck(Box<Expr>),
+    /// Whether a cell is attacked by a player: a piece of that player could capture a royal
+    /// piece standing there.
+    Attacked(Box<Expr>, Box<Expr>),
     /// How many pieces of this piece's kind and owner have been placed since the board was
     /// set up (captured ones included).
     Placed(Box<Expr>),
@@ -208,6 +213,14 @@ pub trait Env {
     }
     /// Whether the player would have no legal move if it were to move.
     fn no_moves(&self, _player: Player) -> Result<bool, EvalError> {
+        Err(EvalError::NoPosition)
+    }
+    /// Whether the player's royal piece is attacked.
+    fn in_check(&self, _player: Player) -> Result<bool, EvalError> {
+        Err(EvalError::NoPosition)
+    }
+    /// Whether a piece of `by` could capture a royal piece on `cell`.
+    fn attacked(&self, _cell: Cell, _by: Player) -> Result<bool, EvalError> {
         Err(EvalError::NoPosition)
     }
     /// How many pieces like this one have been placed since set-up.
@@ -304,6 +317,7 @@ impl Expr {
             | OpponentOf(a)
             | Count(a, _)
             | NoMoves(a)
+            | InCheck(a)
             | Placed(a)
             | At(a)
             | Occupied(a)
@@ -319,7 +333,7 @@ impl Expr {
                     f(b);
                 }
             }
-            Bin(_, a, b) => {
+            Bin(_, a, b) | Attacked(a, b) => {
                 f(a);
                 f(b);
             }
@@ -386,6 +400,8 @@ impl Expr {
             Neighbour(c, _) => c.deps().or(Deps::CELL_IDENTITY),
             OnBoard(c) => c.deps().or(Deps::CELL_IDENTITY),
             NoMoves(p) => p.deps().or(Deps::MOVES),
+            InCheck(p) => p.deps().or(Deps::POSITION),
+            Attacked(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
             Bin(op, a, b) => {
                 let d = a.deps().or(b.deps());
                 let cellish = matches!(
@@ -444,6 +460,14 @@ impl Expr {
             OpponentOf(p) => Value::Player(player(p.eval(core, env)?)?.other()),
             Count(p, k) => Value::Int(env.count(player(p.eval(core, env)?)?, *k)?),
             NoMoves(p) => Value::Bool(env.no_moves(player(p.eval(core, env)?)?)?),
+            InCheck(p) => Value::Bool(env.in_check(player(p.eval(core, env)?)?)?),
+            Attacked(c, p) => {
+                let by = player(p.eval(core, env)?)?;
+                match c.eval(core, env)? {
+                    Value::Cell(c) => Value::Bool(env.attacked(c, by)?),
+                    _ => Value::Bool(false),
+                }
+            }
             Placed(p) => Value::Int(env.placed(piece(p.eval(core, env)?)?.0)?),
             At(c) => {
                 let c = match c.eval(core, env)? {

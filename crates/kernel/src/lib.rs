@@ -47,9 +47,13 @@
 //!         mode: CaptureMode::Any,
 //!         condition: None,
 //!         then: None,
+//!         leaves_ghost: false,
+//!         takes_ghost: false,
 //!     }],
 //!     promotion: None,
 //!     supply: None,
+//!     royal: false,
+//!     resets_idle: false,
 //! };
 //! let player = |n: &str| PlayerSpec { name: n.into(), symbol: n.into() };
 //! let kind = KindId::new(0).unwrap();
@@ -72,6 +76,8 @@
 //!     must_capture: false,
 //!     effects: Vec::new(),
 //!     pass: false,
+//!     compounds: Vec::new(),
+//!     fen: None,
 //! };
 //! let rules = Arc::new(Rules::new(spec).expect("a valid spec"));
 //! let mut game = Game::new(rules.clone());

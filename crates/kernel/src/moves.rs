@@ -31,6 +31,13 @@ const SECOND: u8 = 0x20;
 const HOPS: u8 = 0x1f;
 /// `dirs` of a pass.
 const PASS: u64 = 1 << 63;
+/// In `dirs` of a step: it takes the piece that has just passed the destination, on the cell
+/// in the low byte.
+const GHOST_TAKE: u64 = 1 << 62;
+/// In `dirs` of a step: a compound move, whose partner stands on the cell in the low byte.
+const COMPOUND: u64 = 1 << 61;
+/// In `dirs` of a step: the piece promotes to the code in bits 16..24.
+const CHOICE: u64 = 1 << 60;
 
 impl Move {
     #[inline(always)]
@@ -79,6 +86,67 @@ impl Move {
             dirs: at.0 as u64,
             code: self.code | (SECOND as u32) << 24,
         }
+    }
+
+    /// A capture of the piece on `victim`, which has just passed `to`.
+    #[inline]
+    pub(crate) fn ghost_take(from: Cell, to: Cell, rule: u8, victim: Cell) -> Move {
+        Move {
+            dirs: GHOST_TAKE | victim.0 as u64,
+            code: Move::pack(from, to, rule, CAPTURE),
+        }
+    }
+
+    /// A compound move (pattern `rule`): the mover from `from` to `to`, its partner from
+    /// `partner`.
+    #[inline]
+    pub(crate) fn compound(from: Cell, to: Cell, rule: u8, partner: Cell) -> Move {
+        Move {
+            dirs: COMPOUND | partner.0 as u64,
+            code: Move::pack(from, to, rule, 0),
+        }
+    }
+
+    /// This move, with the moved piece promoting to `code`.
+    #[inline]
+    pub(crate) fn with_choice(self, code: u8) -> Move {
+        Move {
+            dirs: self.dirs | CHOICE | (code as u64) << 16,
+            ..self
+        }
+    }
+
+    /// The cell of the piece this move takes because it has just passed the destination.
+    #[inline]
+    pub(crate) fn ghost_victim(&self) -> Option<Cell> {
+        (self.hops() == 0 && self.dirs & GHOST_TAKE != 0 && self.dirs != PASS)
+            .then_some(Cell(self.dirs as u8))
+    }
+
+    /// For a compound move, the cell its partner starts on.
+    #[inline]
+    pub(crate) fn compound_partner(&self) -> Option<Cell> {
+        (self.hops() == 0 && self.dirs & COMPOUND != 0 && self.dirs != PASS)
+            .then_some(Cell(self.dirs as u8))
+    }
+
+    /// The code the moved piece promotes to by this move's choice.
+    #[inline]
+    pub(crate) fn choice_code(&self) -> Option<u8> {
+        (self.hops() == 0 && self.dirs & CHOICE != 0 && self.dirs != PASS)
+            .then_some((self.dirs >> 16) as u8)
+    }
+
+    /// The piece the moved piece becomes, when the player chose it among several.
+    #[inline]
+    pub fn promotion(&self) -> Option<crate::Piece> {
+        self.choice_code().and_then(crate::Piece::from_code)
+    }
+
+    /// Whether this moves two pieces at once (castling).
+    #[inline]
+    pub fn is_compound(&self) -> bool {
+        self.compound_partner().is_some()
     }
 
     /// Whether this is a pass.

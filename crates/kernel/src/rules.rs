@@ -88,6 +88,31 @@ pub struct Rules {
     pub(crate) general: bool,
     /// How to step every cell of the board at once, for cell formulas.
     pub(crate) steps: crate::compile::cellsets::Steps,
+    /// By player: the code of its royal piece, or 0 when it has none.
+    pub(crate) royal: [u8; PLAYERS],
+    /// Where royal pieces can be attacked from.
+    pub(crate) attacks: crate::compile::royal::Attacks,
+    /// Moves of two pieces at once.
+    pub(crate) compounds: Vec<crate::compile::royal::Compound>,
+    /// By piece code: where and into what it promotes by choice (empty when no kind does).
+    pub(crate) choices: Vec<crate::compile::royal::Choice>,
+    /// By capturing player and cell: captures of a piece that has just passed the cell (empty
+    /// when no pattern leaves the cells it passes open).
+    pub(crate) ghosts: Vec<Vec<crate::compile::royal::GhostEntry>>,
+    /// By piece code: whether its moves reset the idle clock.
+    pub(crate) resets_idle: Vec<bool>,
+    /// By piece code: whether positions keep whether such a piece has moved.
+    pub(crate) tracks_unmoved: Vec<bool>,
+    /// How positions are written in FEN.
+    pub(crate) fen: Option<crate::spec::FenSpec>,
+    /// Royal pieces, compound moves, choices of promotion, captures of a passing piece or
+    /// kinds that reset the idle clock: generation and make take the general path, which
+    /// handles them.
+    pub(crate) special: bool,
+    /// Keys of the position's extra state: a cell left open to capture, an unmoved piece's
+    /// cell, by cell.
+    pub(crate) ghost_keys: Vec<u64>,
+    pub(crate) unmoved_keys: Vec<u64>,
 }
 
 impl Rules {

@@ -95,6 +95,12 @@ pub struct MoveSpec {
     pub condition: Option<Expr>,
     /// A second part of the turn.
     pub then: Option<ThenPlace>,
+    /// Whether the cells a slide passes over stay open to capture for one turn (the piece is
+    /// taken by a move onto them by a pattern with [`MoveSpec::takes_ghost`]).
+    pub leaves_ghost: bool,
+    /// Whether this pattern also captures by moving onto a cell an enemy piece has just
+    /// passed over (see [`MoveSpec::leaves_ghost`]), taking that piece.
+    pub takes_ghost: bool,
 }
 
 /// A kind of piece.
@@ -115,6 +121,11 @@ pub struct KindSpec {
     /// How many pieces of this kind each player has in hand at the start, to place; `None`
     /// for an unlimited supply.
     pub supply: Option<u16>,
+    /// Whether the kind is royal: a move that leaves one's royal piece attacked (capturable by
+    /// an enemy move, whoever is to move) is illegal.
+    pub royal: bool,
+    /// Whether a move of this kind is irreversible: it resets the idle clock, as a capture does.
+    pub resets_idle: bool,
 }
 
 /// What an effect does to the pieces around a moved or placed piece.
@@ -154,10 +165,43 @@ pub struct EffectSpec {
 pub struct Promotion {
     /// The kind it becomes.
     pub to: KindId,
+    /// When the player chooses among several kinds: all of them, `to` first (one move each);
+    /// empty otherwise.
+    pub choices: Vec<KindId>,
     /// The zone; for an owned zone, the part of the piece's owner.
     pub zone: usize,
     /// Whether reaching the zone ends a hop chain there.
     pub ends_chain: bool,
+}
+
+/// A move of two pieces at once, both unmoved: the mover goes to its cell and the partner,
+/// the first piece met from the mover in the direction, goes to its own (castling).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompoundSpec {
+    /// Name, for messages and FEN.
+    pub name: String,
+    /// The kind that moves (named in notation: its origin and destination).
+    pub mover: KindId,
+    /// The kind of the partner.
+    pub partner: KindId,
+    /// By player: the absolute direction from the mover to its partner.
+    pub dir: [crate::geometry::Dir; PLAYERS],
+    /// By player: where the mover ends.
+    pub mover_to: [Cell; PLAYERS],
+    /// By player: where the partner ends.
+    pub partner_to: [Cell; PLAYERS],
+}
+
+/// How a game's positions are written in Forsyth-Edwards notation.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct FenSpec {
+    /// The letter of each kind (upper case: the first player's piece; lower case: the
+    /// second's).
+    pub letters: Vec<(char, KindId)>,
+    /// The letters of the side to move, by player (`w`, `b`); more than one letter is read.
+    pub sides: [Vec<String>; PLAYERS],
+    /// The castling letters: (upper-case letter, compound move index).
+    pub compounds: Vec<(char, usize)>,
 }
 
 /// A named predicate.
@@ -223,6 +267,10 @@ pub struct RulesSpec {
     pub effects: Vec<EffectSpec>,
     /// Whether a player with no legal move passes (a pass is then its only move).
     pub pass: bool,
+    /// Moves of two pieces at once.
+    pub compounds: Vec<CompoundSpec>,
+    /// How positions are written in FEN, if they can be.
+    pub fen: Option<FenSpec>,
 }
 
 /// Where in the spec a problem lies, so that a front end can point at its source.
@@ -248,6 +296,10 @@ pub enum Site {
     Effect(usize),
     /// A zone, by index.
     Zone(usize),
+    /// A compound move, by index.
+    Compound(usize),
+    /// The FEN mapping.
+    Fen,
     /// The players.
     Players,
     /// The game as a whole.

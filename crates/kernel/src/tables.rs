@@ -122,6 +122,8 @@ pub(crate) enum Shape {
     Place,
     /// No move at all.
     Pass,
+    /// A move of two pieces at once, by index into [`crate::rules::Rules::compounds`].
+    Compound(u8),
 }
 
 /// A compiled move pattern.
@@ -159,6 +161,10 @@ pub(crate) struct CompiledMove {
     /// The second part of the turn: the piece placed (by player: its code) and the slide
     /// directions.
     pub then: Option<([u8; PLAYERS], [DirSet; PLAYERS])>,
+    /// The cells a quiet slide of this pattern passes stay open to capture for one turn.
+    pub leaves_ghost: bool,
+    /// This pattern's captures also take a piece that has just passed the destination.
+    pub takes_ghost: bool,
 }
 
 impl CompiledMove {
@@ -181,6 +187,8 @@ impl CompiledMove {
             place_static: Vec::new(),
             place_formula: None,
             then: None,
+            leaves_ghost: false,
+            takes_ghost: false,
         }
     }
 }
@@ -210,8 +218,9 @@ pub(crate) enum EndCheck {
     Count(Who, Option<KindId>, BinOp, i64),
     /// The line through the destination (`line(to, DIRS) <op> n`).
     Line(DirSet, BinOp, i64),
-    /// Resolved when the next player's move list is empty.
-    Deferred,
+    /// Resolved when the next player's move list is empty, if the condition (read then, from
+    /// the player who moved last) holds.
+    Deferred(Option<Expr>),
     /// Evaluated after each move.
     Dynamic(Expr),
 }

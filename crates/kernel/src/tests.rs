@@ -49,6 +49,8 @@ fn pattern(text: &str, pattern: Pattern, dirs: DirSet, mode: CaptureMode) -> Mov
         mode,
         condition: None,
         then: None,
+        leaves_ghost: false,
+        takes_ghost: false,
     }
 }
 
@@ -61,6 +63,8 @@ fn kind(name: &str, letter: &str, rank: i64, moves: Vec<MoveSpec>) -> KindSpec {
         moves,
         promotion: None,
         supply: None,
+        royal: false,
+        resets_idle: false,
     }
 }
 
@@ -91,6 +95,8 @@ fn spec(rows: usize, cols: usize) -> RulesSpec {
         must_capture: false,
         effects: Vec::new(),
         pass: false,
+        compounds: Vec::new(),
+        fen: None,
     }
 }
 

@@ -1039,6 +1039,21 @@ impl<'a> Checker<'a> {
                 let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
                 Some(V(Expr::NoMoves(p.boxed()), Ty::Bool))
             }
+            "in_check" => {
+                if !arity(self, 1) {
+                    return None;
+                }
+                let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
+                Some(V(Expr::InCheck(p.boxed()), Ty::Bool))
+            }
+            "attacked" => {
+                if !arity(self, 2) {
+                    return None;
+                }
+                let c = self.expect(&args[0], text, scope, locals, Ty::Cell)?;
+                let p = self.expect(&args[1], text, scope, locals, Ty::Player)?;
+                Some(V(Expr::Attacked(c.boxed(), p.boxed()), Ty::Bool))
+            }
             "placed" => {
                 if !scope.placed {
                     let d = self
@@ -1127,6 +1142,8 @@ impl<'a> Checker<'a> {
                     "pieces",
                     "count",
                     "no_moves",
+                    "in_check",
+                    "attacked",
                     "placed",
                     "occupied",
                     "empty",
@@ -1294,6 +1311,7 @@ fn parts(e: &Expr) -> impl Iterator<Item = &Expr> {
         | OpponentOf(x)
         | Count(x, _)
         | NoMoves(x)
+        | InCheck(x)
         | Placed(x)
         | At(x)
         | Occupied(x)
@@ -1304,7 +1322,7 @@ fn parts(e: &Expr) -> impl Iterator<Item = &Expr> {
         | Not(x)
         | Neg(x) => (Some(x), None, None),
         In(x, _, p) | CountIn(x, _, _, p) => (Some(x), p.as_deref(), None),
-        Bin(_, x, y) => (Some(x), Some(y), None),
+        Bin(_, x, y) | Attacked(x, y) => (Some(x), Some(y), None),
         If(x, y, z) => (Some(x), Some(y), Some(z)),
     };
     a.into_iter().chain(b).chain(c)

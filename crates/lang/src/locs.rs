@@ -22,6 +22,7 @@ pub(crate) struct Locs {
     pub(crate) zones: Vec<Loc>,
     pub(crate) players: Option<Loc>,
     pub(crate) effects: Vec<Loc>,
+    pub(crate) compounds: Vec<Loc>,
 }
 
 impl Locs {
@@ -38,7 +39,8 @@ impl Locs {
             Site::Kind(i) => self.kinds.get(i).copied(),
             Site::Zone(i) => self.zones.get(i).copied(),
             Site::Effect(i) => self.effects.get(i).copied(),
-            Site::Players | Site::Game => self.players,
+            Site::Compound(i) => self.compounds.get(i).copied(),
+            Site::Players | Site::Game | Site::Fen => self.players,
         }
     }
 }

@@ -217,6 +217,8 @@ pub struct PatternAst {
     pub condition: Option<Expr>,
     /// `then place ...`.
     pub then: Option<ThenAst>,
+    /// `leaves ghost` or `takes ghost`: the word (`leaves`, `takes`).
+    pub ghost: Option<Name>,
 }
 
 /// A definition head: `name` or `name(a, b)`.
@@ -515,6 +517,7 @@ fn rule_words(rule: &Rule) -> String {
         }
         upto => "`upto N`",
         screen => "`screen`",
+        ghost | leaves | takes => "`leaves ghost` or `takes ghost`",
         until => "`until`",
         then_place => "`then place KIND by slide DIRS`",
         dirs => "a direction such as `orthogonal`",
@@ -811,6 +814,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
     let mut until = None;
     let mut ints = Vec::new();
     let mut then = None;
+    let mut ghost = None;
     for part in body.into_inner() {
         match part.as_rule() {
             Rule::dirs => dirs = part.into_inner().map(|d| name(&d)).collect(),
@@ -824,6 +828,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
                 }
             }
             Rule::screen => screen = true,
+            Rule::ghost => ghost = part.into_inner().next().map(|w| name(&w)),
             Rule::until => until = inner_expr(part, text)?,
             Rule::then_place => {
                 let mut kind = None;
@@ -903,6 +908,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
         mode,
         condition,
         then,
+        ghost,
     })
 }
 

@@ -13,8 +13,7 @@ impl Compiler<'_> {
         let mut out = Vec::new();
         let n = self.spec.end.len();
         // A `no_moves(opponent)` rule may be deferred if every rule after it may be too.
-        let deferrable =
-            |e: &EndSpec| matches!(&e.when, Expr::NoMoves(p) if **p == Expr::Var(Var::Opponent));
+        let deferrable = |e: &EndSpec| deferred_part(&e.when).is_some();
         let mut first_deferred = n;
         // With passing, a player's move list is never empty: nothing can wait for that.
         while !self.spec.pass
@@ -50,7 +49,7 @@ impl Compiler<'_> {
                 }
             }
             let check = if i >= first_deferred {
-                EndCheck::Deferred
+                EndCheck::Deferred(deferred_part(&e.when).flatten())
             } else {
                 self.end_check(i, &e.when)
             };
@@ -134,5 +133,19 @@ impl Compiler<'_> {
             }
         }
         EndCheck::Dynamic(when.clone())
+    }
+}
+
+/// For `no_moves(opponent)`, `Some(None)`; for `no_moves(opponent) and CONDITION`,
+/// `Some(Some(CONDITION))`; otherwise `None`: the shapes of a rule that waits for the next
+/// player's move list to be empty.
+fn deferred_part(when: &Expr) -> Option<Option<Expr>> {
+    let stuck = |e: &Expr| matches!(e, Expr::NoMoves(p) if **p == Expr::Var(Var::Opponent));
+    match when {
+        e if stuck(e) => Some(None),
+        Expr::Bin(BinOp::And, a, b) if stuck(a) && !b.deps().any(Deps::MOVES) => {
+            Some(Some((**b).clone()))
+        }
+        _ => None,
     }
 }

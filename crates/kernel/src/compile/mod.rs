@@ -25,6 +25,7 @@ pub(crate) mod cellsets;
 mod checks;
 pub(crate) mod effects;
 mod ends;
+pub(crate) mod royal;
 pub(crate) mod steps;
 pub(crate) mod targets;
 
@@ -74,6 +75,16 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         moves.push(CompiledMove::pass());
         (moves.len() - 1) as u8
     });
+    let first_compound = moves.len();
+    for (i, c) in spec.compounds.iter().enumerate() {
+        moves.push(CompiledMove {
+            kind: c.mover,
+            text: format!("compound {}", c.name),
+            shape: Shape::Compound(i as u8),
+            ..CompiledMove::pass()
+        });
+    }
+    compiler.check_special();
     if moves.len() > targets::MAX_PATTERNS {
         compiler.error(
             Site::Game,
@@ -115,7 +126,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                     }
                 }
             }
-            EndCheck::Deferred => break,
+            EndCheck::Deferred(_) => break,
             EndCheck::Line(dirs, op, n) => eager.push(Eager {
                 index: i as u8,
                 test: EagerTest::Line(*dirs, *op, *n),
@@ -259,9 +270,115 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         supply,
         general,
         steps: cellsets::Steps::of(&spec.geometry),
+        royal: [0; PLAYERS],
+        attacks: royal::Attacks::default(),
+        compounds: Vec::new(),
+        choices: Vec::new(),
+        ghosts: Vec::new(),
+        resets_idle: Vec::new(),
+        tracks_unmoved: Vec::new(),
+        fen: None,
+        special: false,
+        ghost_keys: Vec::new(),
+        unmoved_keys: Vec::new(),
     };
+    special_tables(&mut rules, &spec, first_compound)?;
     rules.lean = rules.general_make_reasons().is_empty();
     Ok(rules)
+}
+
+/// The tables of royal pieces, compound moves, promotion by choice, captures of a passing
+/// piece, unmoved pieces and the idle clock (see [`royal`]), on compiled rules.
+fn special_tables(
+    rules: &mut Rules,
+    spec: &RulesSpec,
+    first_compound: usize,
+) -> Result<(), Vec<RulesError>> {
+    let stride = rules.stride;
+    let codes = 1 + PLAYERS * spec.kinds.len();
+    let code = |k: KindId, p: usize| Piece::new(k, Player(p as u8)).0;
+    for (k, kind) in spec.kinds.iter().enumerate() {
+        if kind.royal {
+            for p in 0..PLAYERS {
+                rules.royal[p] = code(KindId(k as u8), p);
+            }
+        }
+    }
+    rules.compounds = spec
+        .compounds
+        .iter()
+        .enumerate()
+        .map(|(i, c)| royal::Compound {
+            mover: [0, 1].map(|p| code(c.mover, p)),
+            partner: [0, 1].map(|p| code(c.partner, p)),
+            dir: c.dir,
+            mover_to: c.mover_to,
+            partner_to: c.partner_to,
+            rule: (first_compound + i) as u8,
+        })
+        .collect();
+    rules.resets_idle = vec![false; codes];
+    rules.tracks_unmoved = vec![false; codes];
+    for (k, kind) in spec.kinds.iter().enumerate() {
+        for p in 0..PLAYERS {
+            rules.resets_idle[code(KindId(k as u8), p) as usize] = kind.resets_idle;
+        }
+    }
+    for c in &spec.compounds {
+        for p in 0..PLAYERS {
+            rules.tracks_unmoved[code(c.mover, p) as usize] = true;
+            rules.tracks_unmoved[code(c.partner, p) as usize] = true;
+        }
+    }
+    if spec
+        .kinds
+        .iter()
+        .any(|k| k.promotion.as_ref().is_some_and(|p| p.choices.len() > 1))
+    {
+        rules.choices = vec![royal::Choice::default(); codes];
+        for (k, kind) in spec.kinds.iter().enumerate() {
+            let Some(p) = kind.promotion.as_ref().filter(|p| p.choices.len() > 1) else {
+                continue;
+            };
+            for owner in 0..PLAYERS {
+                let c = &mut rules.choices[code(KindId(k as u8), owner) as usize];
+                c.codes = p.choices.iter().map(|&to| code(to, owner)).collect();
+                for cell in rules.core.geometry.cells().iter() {
+                    if rules
+                        .core
+                        .in_zone(cell, p.zone, Some(Player(owner as u8)))
+                    {
+                        c.zone.insert(cell);
+                    }
+                }
+            }
+        }
+    }
+    if rules.moves.iter().any(|m| m.takes_ghost) {
+        rules.ghosts = royal::ghost_entries(rules);
+    }
+    let mut seed = 0xC0FF_EE00_D15E_A5E5u64;
+    if rules.moves.iter().any(|m| m.leaves_ghost) {
+        rules.ghost_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
+    }
+    rules.unmoved_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
+    rules.fen = spec.fen.clone();
+    if rules.royal.iter().any(|&r| r != 0) {
+        rules.attacks = royal::attacks(rules).map_err(|message| {
+            vec![RulesError {
+                site: Site::Game,
+                message,
+                repeats: 0,
+            }]
+        })?;
+    }
+    rules.special = rules.royal.iter().any(|&r| r != 0)
+        || !rules.compounds.is_empty()
+        || !rules.choices.is_empty()
+        || rules.moves.iter().any(|m| m.leaves_ghost || m.takes_ghost)
+        || rules.resets_idle.iter().any(|&b| b);
+    rules.general |= rules.special;
+    Ok(())
 }
 
 fn promotion_tables(
@@ -280,7 +397,8 @@ fn promotion_tables(
     }
     for (k, kind) in spec.kinds.iter().enumerate() {
         let Some(p) = &kind.promotion else { continue };
-        if p.to.index() >= spec.kinds.len() {
+        // A choice of promotion is made by the move, not by the table.
+        if p.to.index() >= spec.kinds.len() || p.choices.len() > 1 {
             continue;
         }
         for owner in 0..PLAYERS as u8 {

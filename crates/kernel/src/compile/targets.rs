@@ -216,6 +216,8 @@ impl Compiler<'_> {
                     place_static: Vec::new(),
                     place_formula: None,
                     then,
+                    leaves_ghost: m.leaves_ghost,
+                    takes_ghost: m.takes_ghost,
                 });
             }
         }
@@ -339,7 +341,7 @@ pub(crate) fn geometry_of(
             Some((to, None, legs))
         }
         // Rays are built by the compiler; nothing else goes anywhere.
-        Shape::Slide(_) | Shape::Place | Shape::Pass => None,
+        Shape::Slide(_) | Shape::Place | Shape::Pass | Shape::Compound(_) => None,
     }
 }
 

@@ -27,7 +27,7 @@ impl State {
         let about_the_move = Deps(Deps::MOVER.0 | Deps::FROM.0 | Deps::TO.0);
         for (i, e) in rules.end.iter().enumerate() {
             let fired = match &e.check {
-                EndCheck::Deferred => break,
+                EndCheck::Deferred(_) => break,
                 EndCheck::Arrive(sets) => self.occupied[mover.slot()]
                     .iter()
                     .any(|c| sets[self.board[c.index()] as usize].contains(c)),
@@ -157,8 +157,36 @@ impl State {
         if self.outcome.is_some() {
             return self.outcome;
         }
-        let i = rules.deferred?;
-        (!self.has_move(rules, self.side)).then(|| self.result_of(rules, i, self.side.other()))
+        rules.deferred?;
+        if self.has_move(rules, self.side) {
+            return None;
+        }
+        self.deferred_result(rules)
+    }
+
+    /// The result of the first deferred end rule whose condition holds, the side to move
+    /// having no move; `None` when none holds.
+    pub(crate) fn deferred_result(&self, rules: &Rules) -> Option<Outcome> {
+        let mover = self.side.other();
+        let first = rules.deferred?;
+        for i in first..rules.end.len() {
+            let holds = match &rules.end[i].check {
+                EndCheck::Deferred(None) => true,
+                EndCheck::Deferred(Some(cond)) => {
+                    let bound = StaticEnv {
+                        player: Some(mover),
+                        ..StaticEnv::default()
+                    };
+                    cond.test(&rules.core, &PlayEnv::new(rules, self, bound))
+                        .unwrap_or(false)
+                }
+                _ => false,
+            };
+            if holds {
+                return Some(self.result_of(rules, i, mover));
+            }
+        }
+        None
     }
 }
 
@@ -225,6 +253,19 @@ impl Env for PlayEnv<'_> {
 
     fn no_moves(&self, player: Player) -> Result<bool, EvalError> {
         Ok(!self.state.has_move(self.rules, player))
+    }
+
+    fn in_check(&self, player: Player) -> Result<bool, EvalError> {
+        Ok(self.state.in_check(self.rules, player))
+    }
+
+    fn attacked(&self, cell: Cell, by: Player) -> Result<bool, EvalError> {
+        Ok(super::special::attacked_on(
+            self.rules,
+            &self.state.board,
+            cell,
+            by.other(),
+        ))
     }
 
     fn placed(&self, piece: Piece) -> Result<i64, EvalError> {

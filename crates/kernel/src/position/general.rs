@@ -52,6 +52,11 @@ impl State {
                 rules,
                 inner: &mut *f,
                 any: &mut any,
+                royal: if rules.special {
+                    self.royal_ctx(rules, side)
+                } else {
+                    None
+                },
             };
             if rules.must_capture {
                 self.generate_must_capture(rules, side, &mut judged)?;
@@ -60,6 +65,9 @@ impl State {
                 for from in self.occupied[side.index()].iter() {
                     self.generate_piece(rules, side, from, masks, &mut Dyn(&mut judged))?;
                 }
+            }
+            if rules.special {
+                self.generate_special(rules, side, &mut judged)?;
             }
         }
         let occupied = self.occupied[0].union(&self.occupied[1]);
@@ -337,8 +345,15 @@ impl State {
                 self.after_move(m.is_placement());
             }
             undo
+        } else if let Some(partner) = m.compound_partner() {
+            self.make_compound(rules, m, partner)
         } else {
-            self.make_as::<Full>(rules, m)
+            let moved = self.board[m.from().index()];
+            let undo = self.make_as::<Full>(rules, m);
+            if rules.special {
+                self.after_special(rules, m, moved);
+            }
+            undo
         };
         self.set_passes(if m.is_pass() {
             passes.saturating_add(1)
@@ -364,6 +379,10 @@ impl State {
             });
             self.eager_end(rules, piece, from, m.to(), side, arrive)
         };
+        if rules.uses_repetitions {
+            // The key is final only now (effects, second parts, extra state).
+            self.remember();
+        }
         undo
     }
 
@@ -371,7 +390,7 @@ impl State {
     #[inline(never)]
     pub(crate) fn unmake_general(&mut self, rules: &Rules, m: Move, undo: &Undo) {
         let passes = self.rewind_move(rules);
-        if m.is_pass() || m.is_placement() {
+        if m.is_pass() || m.is_placement() || m.is_compound() {
             self.side = self.side.other();
             if m.is_placement() {
                 let code = self.take(rules, m.to());
@@ -464,15 +483,32 @@ struct Judged<'a, 'b, B> {
     rules: &'a Rules,
     inner: &'b mut dyn Emit<B>,
     any: &'b mut bool,
+    /// For rules with a royal piece on the board: what legality needs.
+    royal: Option<super::special::RoyalCtx>,
 }
 
 impl<B> Emit<B> for Judged<'_, '_, B> {
     fn push(&mut self, m: Move) -> ControlFlow<B> {
-        let side = Piece(self.state.board[m.from().index()]).owner();
+        let pc = self.state.board[m.from().index()];
+        let side = Piece(pc).owner();
         if self.state.unchanged_effect(self.rules, m, side).is_some() {
             return ControlFlow::Continue(());
         }
+        if let Some(ctx) = &self.royal
+            && self.state.exposes(self.rules, m, side, ctx)
+        {
+            return ControlFlow::Continue(());
+        }
         *self.any = true;
+        if let Some(choice) = self.rules.choices.get(pc as usize)
+            && choice.zone.contains(m.to())
+            && !choice.codes.is_empty()
+        {
+            for &code in &choice.codes {
+                self.inner.push(m.with_choice(code))?;
+            }
+            return ControlFlow::Continue(());
+        }
         self.inner.push(m)
     }
 

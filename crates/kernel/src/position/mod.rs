@@ -25,6 +25,7 @@ mod generate;
 mod make;
 mod probe;
 mod search;
+mod special;
 mod state;
 mod undo;
 
@@ -69,6 +70,7 @@ impl Position {
         for &(piece, cell) in &rules.setup {
             state.put(&rules, piece, cell);
         }
+        state.start_unmoved(&rules);
         state.recount(&rules);
         state.remember();
         state.settle(&rules);
@@ -171,8 +173,8 @@ impl Position {
         if any {
             return Status::ToMove(side);
         }
-        match self.rules.deferred {
-            Some(i) => Status::Over(self.state.result_of(&self.rules, i, side.other())),
+        match self.state.deferred_result(&self.rules) {
+            Some(o) => Status::Over(o),
             None => Status::Stuck(side),
         }
     }

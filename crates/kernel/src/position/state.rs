@@ -38,6 +38,12 @@ pub(crate) struct State {
     /// What effects and second parts changed, as (cell, code before), most recent last, each
     /// move's entries after a mark: unmake pops them. Empty for rules that are not general.
     pub log: Log,
+    /// The cells of pieces that have not moved, for kinds that keep it.
+    pub unmoved: CellSet,
+    /// The cells the last move passed, where its piece may be taken this turn.
+    pub ghost: CellSet,
+    /// The cell of the piece that passed them.
+    pub ghost_victim: u8,
 }
 
 impl State {
@@ -63,6 +69,9 @@ impl State {
                 .any(Option::is_some)
                 .then(|| Box::new([0; PIECE_CODES])),
             log: Log(Vec::with_capacity(if rules.general { LOG_ROOM } else { 0 })),
+            unmoved: CellSet::EMPTY,
+            ghost: CellSet::EMPTY,
+            ghost_victim: 0,
         }
         .with_reserve(rules)
         .with_side_hash(rules)
@@ -215,6 +224,18 @@ impl State {
             if cell == super::general::MARK {
                 return code;
             }
+            if cell >= TAGS {
+                let at = Cell(cell as u8);
+                match cell & !0xff {
+                    UNMOVED_TAG => self.unmoved.insert(at),
+                    GHOST_TAG => self.ghost.insert(at),
+                    _ => {
+                        self.ghost = CellSet::EMPTY;
+                        self.ghost_victim = code;
+                    }
+                }
+                continue;
+            }
             let cell = Cell(cell as u8);
             self.take(rules, cell);
             if code != 0 {
@@ -256,6 +277,16 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// Log entries at or above this are not cells: they restore the extra state of a position.
+pub(crate) const TAGS: u16 = 0x100;
+/// A log entry: the cell in the low byte held an unmoved piece.
+pub(crate) const UNMOVED_TAG: u16 = 0x100;
+/// A log entry: the cell in the low byte was open to capture.
+pub(crate) const GHOST_TAG: u16 = 0x200;
+/// A log entry: the cells open to capture were those of the entries before it (none if none),
+/// passed by the piece on the cell in the code byte.
+pub(crate) const VICTIM_TAG: u16 = 0x300;
 
 /// Room reserved in the change log of general rules: a mark and a few changes for each of
 /// a game's moves (a thousand plies of a game with captures by effect, a whole game of

@@ -8,6 +8,7 @@
 //! reported and the others are still read, so that one run reports every problem.
 
 mod board;
+mod compound;
 mod define;
 mod directions;
 mod effects;
@@ -44,7 +45,7 @@ pub(crate) type Built = (RulesSpec, Vec<OptionInfo>, Vec<Diagnostic>);
 
 const TOP_KEYS: &[&str] = &[
     "game", "board", "zones", "pieces", "define", "rules", "effects", "end", "options", "setup",
-    "eval",
+    "eval", "compound", "fen",
 ];
 
 impl Reader<'_> {
@@ -148,6 +149,12 @@ impl Reader<'_> {
         let setup_t = self.section(top, "setup");
         let setup = self.setup(&setup_t, &players, &kinds, &geometry);
 
+        // [compound], [fen]
+        let compound_t = self.section(top, "compound");
+        let compounds = self.compounds(&compound_t, &players, &kinds, &geometry, &forward);
+        let fen_t = self.section(top, "fen");
+        let fen = self.fen(&fen_t, &players, &kinds, &compounds);
+
         let option_locs: Vec<_> = options
             .iter()
             .map(|o| {
@@ -185,6 +192,8 @@ impl Reader<'_> {
             must_capture,
             effects,
             pass,
+            compounds,
+            fen,
         };
         Some((spec, options, warnings))
     }

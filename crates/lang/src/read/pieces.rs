@@ -28,7 +28,16 @@ impl Reader<'_> {
                 continue;
             };
             let attrs_ok = |k: &str| attributes.iter().any(|a| a == k);
-            let mut allowed = vec!["letter", "moves", "tags", "doc", "promote", "supply"];
+            let mut allowed = vec![
+                "letter",
+                "moves",
+                "tags",
+                "doc",
+                "promote",
+                "supply",
+                "royal",
+                "resets_idle",
+            ];
             allowed.extend(attributes.iter().map(String::as_str));
             let before = self.diags.len();
             t.check_keys(
@@ -91,6 +100,8 @@ impl Reader<'_> {
                 },
                 None => None,
             };
+            let royal = self.flag(t, "royal");
+            let resets_idle = self.flag(t, "resets_idle");
             kinds.push(KindSpec {
                 name: kname.clone(),
                 letter,
@@ -99,6 +110,8 @@ impl Reader<'_> {
                 moves: Vec::new(),
                 promotion: None,
                 supply,
+                royal,
+                resets_idle,
             });
         }
 
@@ -175,17 +188,30 @@ impl Reader<'_> {
             );
             return None;
         };
-        let to_name = self.str(to_n, "`to`")?;
-        let Some(to) = kinds.iter().position(|k| k.name == to_name) else {
-            self.diags.push(
-                Diagnostic::error(
-                    Some(to_n.loc),
-                    format!("`{to_name}` is not a kind of piece"),
-                )
-                .suggest(to_name, kinds.iter().map(|k| k.name.as_str())),
-            );
-            return None;
+        // `to` is one kind, or a list of kinds the player chooses from (one move each).
+        let names: Vec<(String, crate::diag::Loc)> = match &to_n.value {
+            Value::Array(_) => self.string_items(to_n, "`to`"),
+            _ => vec![(self.str(to_n, "`to`")?.to_string(), to_n.loc)],
         };
+        if names.is_empty() {
+            self.err(to_n.loc, "`to` names at least one kind");
+            return None;
+        }
+        let mut choices = Vec::new();
+        for (to_name, loc) in &names {
+            let Some(to) = kinds.iter().position(|k| k.name == *to_name) else {
+                self.diags.push(
+                    Diagnostic::error(Some(*loc), format!("`{to_name}` is not a kind of piece"))
+                        .suggest(to_name, kinds.iter().map(|k| k.name.as_str())),
+                );
+                return None;
+            };
+            choices.push(KindId::new(to)?);
+        }
+        let to = choices[0].index();
+        if choices.len() == 1 {
+            choices.clear();
+        }
         let zone_name = self.str(zone_n, "`zone`")?;
         let Some(zone) = world.zones.iter().position(|z| z.0 == zone_name) else {
             self.diags.push(
@@ -207,6 +233,7 @@ impl Reader<'_> {
         };
         Some(Promotion {
             to: KindId::new(to)?,
+            choices,
             zone,
             ends_chain,
         })
@@ -444,6 +471,7 @@ impl Reader<'_> {
         if !ok {
             return None;
         }
+        let ghost = ast.ghost.as_ref().map(|g| g.text.as_str());
         Some(MoveSpec {
             text: s.to_string(),
             pattern,
@@ -451,6 +479,8 @@ impl Reader<'_> {
             mode,
             condition,
             then,
+            leaves_ghost: ghost == Some("leaves"),
+            takes_ghost: ghost == Some("takes"),
         })
     }
 }

@@ -81,6 +81,22 @@ impl Reader<'_> {
         }
     }
 
+    /// A boolean key of a table, false when absent (a wrong type is reported).
+    pub(super) fn flag(&mut self, t: &Table, key: &str) -> bool {
+        match t.get(key) {
+            Some(Node {
+                value: Value::Bool(b),
+                ..
+            }) => *b,
+            Some(n) => {
+                let what = n.value.type_name();
+                self.err(n.loc, format!("`{key}` is true or false, not {what}"));
+                false
+            }
+            None => false,
+        }
+    }
+
     pub(super) fn int(&mut self, node: &Node, what: &str) -> Option<i64> {
         match &node.value {
             Value::Int(i) => Some(*i),
