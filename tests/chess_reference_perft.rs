@@ -1,11 +1,11 @@
-//! The chess reference generator (`tests/chess_reference`) against published
+//! The chess and xiangqi reference generators (`tests/chess_reference`) against published
 //! perft counts, FEN round trips over seeded random games, refused FENs, and a few end
 //! positions. The packs are checked against these generators elsewhere; this file checks the
 //! generators themselves.
 
 mod chess_reference;
 
-use chess_reference::{Outcome, Rng, chess};
+use chess_reference::{Outcome, Rng, chess, xiangqi};
 use std::collections::BTreeSet;
 
 // ==== chess (perft counts from the Chess Programming Wiki's "Perft Results" page) ====
@@ -245,4 +245,190 @@ fn chess_special_moves_are_played_out() {
         .collect();
     assert_eq!(promotions.len(), 8, "{promotions:?}");
     assert!(promotions.contains(&"a7-b8=N".to_string()));
+}
+
+// ==== xiangqi ====
+
+fn xiangqi_perft(fen: &str, counts: &[u64]) {
+    let b = xiangqi::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    for (depth, &want) in (1..).zip(counts) {
+        assert_eq!(xiangqi::perft(&b, depth), want, "{fen}, depth {depth}");
+    }
+}
+
+#[test]
+fn xiangqi_perft_start() {
+    xiangqi_perft(xiangqi::START_FEN, &[44, 1920, 79666]);
+}
+
+#[test]
+fn xiangqi_perft_start_depth_4() {
+    assert_eq!(xiangqi::perft(&xiangqi::start(), 4), 3290240);
+}
+
+/// Published in Fairy-Stockfish's `tests/perft.sh` (depth 4 only): a middle game with
+/// soldiers across the river on both sides, cannons with screens, blocked horses and
+/// elephants.
+#[test]
+fn xiangqi_perft_middle_game() {
+    let fen = "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1";
+    let b = xiangqi::from_fen(fen).unwrap();
+    assert_eq!(xiangqi::perft(&b, 4), 4485547);
+}
+
+/// Also from Fairy-Stockfish's `tests/perft.sh` (depth 4 only): an end game with the
+/// generals on one file.
+#[test]
+fn xiangqi_perft_end_game() {
+    let b = xiangqi::from_fen("4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1").unwrap();
+    assert_eq!(xiangqi::perft(&b, 4), 92741);
+}
+
+fn xiangqi_random_games(games: u64, plies: usize, mut visit: impl FnMut(&xiangqi::Board)) {
+    for seed in 0..games {
+        let mut rng = Rng::new(1000 + seed);
+        let mut b = xiangqi::start();
+        visit(&b);
+        for _ in 0..plies {
+            if xiangqi::outcome(&b).is_some() {
+                break;
+            }
+            let moves = xiangqi::legal_moves(&b);
+            b = xiangqi::play(&b, &moves[rng.below(moves.len())]);
+            visit(&b);
+        }
+    }
+}
+
+#[test]
+fn xiangqi_fen_round_trips() {
+    let mut positions = 0;
+    xiangqi_random_games(40, 200, |b| {
+        let fen = b.to_fen();
+        let back = xiangqi::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(&back, b, "{fen}");
+        assert_eq!(back.to_fen(), fen);
+        assert!(!xiangqi::in_check(b, 1 - b.to_move), "{fen}");
+        assert!(!xiangqi::generals_facing(b), "{fen}");
+        positions += 1;
+    });
+    assert!(positions > 5000, "{positions} positions");
+}
+
+/// The xiangqi generator walks each piece's moves; `reaches` states the same rules cell by
+/// cell (and serves the check test). The two agree on every piece of random positions.
+#[test]
+fn xiangqi_walk_agrees_with_cell_rule() {
+    xiangqi_random_games(20, 200, |b| {
+        for from in 0..xiangqi::CELLS {
+            let Some((me, _)) = b.cells[from] else {
+                continue;
+            };
+            let walked: BTreeSet<usize> =
+                xiangqi::piece_moves(b, from).iter().map(|m| m.to).collect();
+            let ruled: BTreeSet<usize> = (0..xiangqi::CELLS)
+                .filter(|&to| {
+                    !matches!(b.cells[to], Some((o, _)) if o == me) && xiangqi::reaches(b, from, to)
+                })
+                .collect();
+            assert_eq!(
+                walked,
+                ruled,
+                "{} from {}",
+                b.to_fen(),
+                xiangqi::cell_name(from)
+            );
+        }
+    });
+}
+
+#[test]
+fn xiangqi_bad_fens_refused() {
+    for fen in [
+        "",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/9/RNBAKABNR w",
+        "rnbakabnr/8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        "rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        "rnbakabnr/54/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ w",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+        "rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBKKABNR w",
+        "rnbaaabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNk w",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAAABNK w",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 extra",
+    ] {
+        assert!(xiangqi::from_fen(fen).is_err(), "accepted {fen:?}");
+    }
+    // Red as `r`, and the letters `h` and `e` for the horse and the elephant.
+    let start = xiangqi::start();
+    let synonyms = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r - - 0 1";
+    assert_eq!(xiangqi::from_fen(synonyms), Ok(start));
+    assert_eq!(
+        xiangqi::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+        Ok(start)
+    );
+    let black = xiangqi::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b");
+    assert_eq!(black.map(|b| b.to_move), Ok(1));
+}
+
+#[test]
+fn xiangqi_facing_generals_removes_moves() {
+    // The red general may not step onto the open d-file facing the black general.
+    let b = xiangqi::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w").unwrap();
+    let moves: BTreeSet<String> = xiangqi::legal_moves(&b)
+        .iter()
+        .map(|m| m.notation())
+        .collect();
+    let want: BTreeSet<String> = ["e1-e2", "e1-f1"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(moves, want);
+    // A horse that is the only piece between the generals may not move at all.
+    let b = xiangqi::from_fen("4k4/9/9/9/9/9/4N4/9/9/4K4 w").unwrap();
+    assert_eq!(
+        xiangqi::piece_moves(&b, xiangqi::cell_index("e4").unwrap()).len(),
+        8
+    );
+    let moves: BTreeSet<String> = xiangqi::legal_moves(&b)
+        .iter()
+        .map(|m| m.notation())
+        .collect();
+    let want: BTreeSet<String> = ["e1-e2", "e1-d1", "e1-f1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(moves, want);
+}
+
+#[test]
+fn xiangqi_outcomes() {
+    let start = xiangqi::start();
+    assert_eq!(xiangqi::outcome(&start), None);
+    // Checkmate: two chariots on ranks 9 and 10 against the bare black general.
+    let mate = xiangqi::from_fen("3k3R1/7R1/9/9/9/9/9/9/9/4K4 b").unwrap();
+    assert!(xiangqi::in_check(&mate, 1));
+    assert_eq!(xiangqi::outcome(&mate), Some(Outcome::Win(0)));
+    // Stalemate loses too: the black general on d10 is not in check, but d9 is covered by
+    // the chariot and e10 would face the red general.
+    let stalemate = xiangqi::from_fen("3k5/7R1/9/9/9/9/9/9/9/4K4 b").unwrap();
+    assert!(!xiangqi::in_check(&stalemate, 1));
+    assert_eq!(xiangqi::legal_moves(&stalemate).len(), 0);
+    assert_eq!(xiangqi::outcome(&stalemate), Some(Outcome::Win(0)));
+    // The cannon captures over exactly one screen and not over none or two.
+    let b = xiangqi::from_fen("4k4/9/9/9/9/9/C1p1p3r/9/9/3K5 w").unwrap();
+    let cannon: BTreeSet<String> = xiangqi::legal_moves(&b)
+        .iter()
+        .filter(|m| m.from == xiangqi::cell_index("a4").unwrap())
+        .map(|m| m.notation())
+        .collect();
+    assert!(cannon.contains("a4-e4"), "{cannon:?}");
+    assert!(
+        !cannon.contains("a4-c4") && !cannon.contains("a4-i4"),
+        "{cannon:?}"
+    );
+    assert!(
+        cannon.contains("a4-b4") && !cannon.contains("a4-d4"),
+        "{cannon:?}"
+    );
 }

@@ -12,6 +12,7 @@
 #![allow(dead_code)]
 
 pub mod chess;
+pub mod xiangqi;
 
 /// The end of a game: a win for a player (0 moves first: white, red) or a draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
