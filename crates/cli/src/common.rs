@@ -4,7 +4,7 @@
 
 use crate::output::{CliError, Context};
 use clap::Args;
-use ply_kernel::{Cell, Game, Outcome, Position, PositionError, Rules, Status, parse_path};
+use ply_kernel::{Cell, Game, KindId, Outcome, Position, PositionError, Rules, Status, parse_move};
 use ply_lang::Pack;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -113,13 +113,14 @@ pub fn parse_cell(rules: &Rules, text: &str) -> Result<Cell, CliError> {
 /// `x`, `:`, spaces or nothing (`a7-a6`, `A7-A6`, `a7 a6`, `a7 - a6`, `a7xa6`, `a7:a6` and
 /// `a7a6` are one move). Whether a move captures is the rules' business, not the separator's:
 /// `a7xa6` is the quiet move `a7-a6` if that is what the piece can do.
-pub fn read_move(rules: &Rules, text: &str) -> Result<Vec<Cell>, String> {
+/// A promotion choice follows `=` (`e7-e8=Q`).
+pub fn read_move(rules: &Rules, text: &str) -> Result<(Vec<Cell>, Option<KindId>), String> {
     let compact: String = text
         .chars()
         .filter(|c| !c.is_whitespace())
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    parse_path(rules, &compact).map_err(|e| format!("`{}` is not a move: {}", text.trim(), e.kind))
+    parse_move(rules, &compact).map_err(|e| format!("`{}` is not a move: {}", text.trim(), e.kind))
 }
 
 /// How a game stands, in words, if it is over or stuck: `A wins`, `draw`, or `no legal move

@@ -232,7 +232,10 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             _ => {
                 let played = read_move(&rules, command)
                     .map_err(|e| format!("{e} (type `help` for the commands)"))
-                    .and_then(|path| game.play_path(None, &path).map_err(|e| e.to_string()));
+                    .and_then(|(path, choice)| {
+                        game.play_path_choosing(None, &path, choice)
+                            .map_err(|e| e.to_string())
+                    });
                 cx.out.flush()?;
                 match played {
                     Ok(_) => {

@@ -123,9 +123,9 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
     }
     let mut marked: Vec<Cell> = Vec::new();
     for (i, m) in record.moves.iter().take(stop).enumerate() {
-        let path = read_move(&rules, &m.text).map_err(|e| at(m.line, &e))?;
+        let (path, choice) = read_move(&rules, &m.text).map_err(|e| at(m.line, &e))?;
         let side = game.side_to_move();
-        game.play_path(None, &path)
+        game.play_path_choosing(None, &path, choice)
             .map_err(|e| at(m.line, &format!("move {}: {e}", m.text)))?;
         if let Some(played) = game.last_move() {
             marked = game.position().path(played).to_vec();

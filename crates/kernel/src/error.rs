@@ -48,6 +48,11 @@ pub enum MoveErrorKind {
         /// The piece.
         piece: Piece,
     },
+    /// The piece promotes here and the player must say into what (`e7-e8=Q`).
+    ChoiceNeeded {
+        /// The piece.
+        piece: Piece,
+    },
     /// The position's moves go past the kernel's limits.
     Limit(MoveLimit),
     /// A pass, where the rules have no passing, or the player has a move.
@@ -188,6 +193,12 @@ impl fmt::Display for MoveError {
                     self.path_text()
                 )
             }
+            MoveErrorKind::ChoiceNeeded { .. } => write!(
+                f,
+                "{} promotes: say into what, as in `{}=Q` (the kind's letter)",
+                self.path_text(),
+                self.path_text()
+            ),
             MoveErrorKind::Ambiguous { .. } => write!(
                 f,
                 "{} is ambiguous: give the whole path of the hop chain",

@@ -189,6 +189,27 @@ impl Game {
         Ok(self.play_legal(m))
     }
 
+    /// [`Game::play_path`], with the kind a promoting piece becomes when the player chooses.
+    pub fn play_path_choosing(
+        &mut self,
+        player: Option<Player>,
+        path: &[Cell],
+        choice: Option<crate::KindId>,
+    ) -> Result<Status, MoveError> {
+        let m = self.position.find_move_choosing(player, path, choice)?;
+        Ok(self.play_legal(m))
+    }
+
+    /// [`Game::find_move`], with the kind a promoting piece becomes when the player chooses.
+    pub fn find_move_choosing(
+        &self,
+        player: Option<Player>,
+        path: &[Cell],
+        choice: Option<crate::KindId>,
+    ) -> Result<Move, MoveError> {
+        self.position.find_move_choosing(player, path, choice)
+    }
+
     /// Plays a move, which must be legal here; otherwise changes nothing and says why.
     pub fn play(&mut self, m: Move) -> Result<Status, MoveError> {
         let m = self.position.checked(m)?;

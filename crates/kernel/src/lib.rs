@@ -93,6 +93,7 @@ mod compile;
 mod error;
 pub mod expr;
 mod facts;
+mod fen;
 mod game;
 mod geometry;
 mod limits;
@@ -120,7 +121,8 @@ pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
 pub use limits::{MAX_HOPS, MAX_MOVES, MoveLimit};
 pub use moves::{Move, MoveList};
 pub use notation::{
-    NotationError, NotationErrorKind, PositionError, PositionErrorKind, move_text, parse_path,
+    NotationError, NotationErrorKind, PositionError, PositionErrorKind, move_text, parse_move,
+    parse_path, split_choice,
 };
 pub use piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
 pub use position::{Playout, Position, Undo};

@@ -108,6 +108,17 @@ pub enum PositionErrorKind {
         /// Why, in words.
         why: String,
     },
+    /// A FEN that does not fit the game.
+    #[error("bad FEN: {0}")]
+    Fen(String),
+    /// An `unmoved=` or `ghost=` field that does not fit the game.
+    #[error("bad `{field}` field `{text}`")]
+    BadExtra {
+        /// `unmoved` or `ghost`.
+        field: &'static str,
+        /// The text.
+        text: String,
+    },
     /// `setup` with a result.
     #[error("`setup` (not judged by the end rules) and a result cannot go together")]
     SetupWithResult,
@@ -187,6 +198,29 @@ impl Position {
         if self.state.passes > 0 {
             let _ = write!(out, " passes={}", self.state.passes);
         }
+        if !self.state.unmoved.is_empty() {
+            let cells: Vec<String> = self
+                .state
+                .unmoved
+                .iter()
+                .map(|c| g.name(c).to_string())
+                .collect();
+            let _ = write!(out, " unmoved={}", cells.join(","));
+        }
+        if !self.state.ghost.is_empty() {
+            let cells: Vec<String> = self
+                .state
+                .ghost
+                .iter()
+                .map(|c| g.name(c).to_string())
+                .collect();
+            let _ = write!(
+                out,
+                " ghost={}:{}",
+                cells.join(","),
+                g.name(Cell(self.state.ghost_victim))
+            );
+        }
         match self.decided() {
             Some(Outcome::Win(p)) => {
                 let _ = write!(out, " winner={}", core.player_name(p));
@@ -202,6 +236,11 @@ impl Position {
 
     /// Reads a position string.
     pub fn from_position_string(rules: Arc<Rules>, text: &str) -> Result<Position, PositionError> {
+        if let Some(fen) = &rules.fen
+            && crate::fen::looks_like_fen(fen, text)
+        {
+            return Position::from_fen(rules, text);
+        }
         let mut state = State::empty(&rules);
         let core = rules.core();
         let g = rules.geometry();
@@ -337,6 +376,55 @@ impl Position {
                 }
                 let k: u8 = n.parse().map_err(|_| err(at, bad("not a number")))?;
                 state.set_passes(k);
+            } else if let Some(list) = f.strip_prefix("unmoved=") {
+                let bad = || {
+                    err(
+                        at,
+                        PositionErrorKind::BadExtra {
+                            field: "unmoved",
+                            text: list.to_string(),
+                        },
+                    )
+                };
+                for name in list.split(',').filter(|n| !n.is_empty()) {
+                    let c = g.parse_cell(name).ok_or_else(bad)?;
+                    let tracked = rules
+                        .tracks_unmoved
+                        .get(state.board[c.index()] as usize)
+                        .copied()
+                        .unwrap_or(false);
+                    if !tracked {
+                        return Err(bad());
+                    }
+                    state.set_unmoved(&rules, c);
+                }
+            } else if let Some(spec) = f.strip_prefix("ghost=") {
+                let bad = || {
+                    err(
+                        at,
+                        PositionErrorKind::BadExtra {
+                            field: "ghost",
+                            text: spec.to_string(),
+                        },
+                    )
+                };
+                if rules.ghost_keys.is_empty() {
+                    return Err(bad());
+                }
+                let (cells, victim) = spec.split_once(':').ok_or_else(bad)?;
+                let victim = g.parse_cell(victim).ok_or_else(bad)?;
+                let mut set = crate::cell::CellSet::EMPTY;
+                for name in cells.split(',') {
+                    let c = g.parse_cell(name).ok_or_else(bad)?;
+                    if state.board[c.index()] != 0 {
+                        return Err(bad());
+                    }
+                    set.insert(c);
+                }
+                if state.board[victim.index()] == 0 {
+                    return Err(bad());
+                }
+                state.set_ghost(&rules, set, victim);
             } else if f == "setup" {
                 setup = true;
             } else if f == "draw" {
@@ -414,7 +502,45 @@ pub fn move_text(rules: &Rules, m: &Move) -> String {
         text.push('/');
         text.push_str(&g.name(at).to_string());
     }
+    if let Some(p) = m.promotion() {
+        text.push('=');
+        text.push_str(rules.core().kind_letter(p.kind()));
+    }
     text
+}
+
+/// Reads a move in notation with its promotion choice, if any: [`parse_path`] after
+/// [`split_choice`].
+pub fn parse_move(
+    rules: &Rules,
+    text: &str,
+) -> Result<(Vec<Cell>, Option<crate::KindId>), NotationError> {
+    let (path, choice) = split_choice(rules, text)?;
+    Ok((parse_path(rules, path)?, choice))
+}
+
+/// Splits a promotion choice off a move in notation: `e7-e8=Q` is `e7-e8` and the kind whose
+/// letter is `Q` (any case); text without `=` has no choice.
+pub fn split_choice<'t>(
+    rules: &Rules,
+    text: &'t str,
+) -> Result<(&'t str, Option<crate::KindId>), NotationError> {
+    let Some((path, letter)) = text.trim().split_once('=') else {
+        return Ok((text, None));
+    };
+    let kind = rules.kinds().find(|k| {
+        rules
+            .core()
+            .kind_letter(*k)
+            .eq_ignore_ascii_case(letter.trim())
+    });
+    match kind {
+        Some(k) => Ok((path, Some(k))),
+        None => Err(NotationError {
+            text: text.to_string(),
+            kind: NotationErrorKind::NotAKind(letter.trim().to_string()),
+        }),
+    }
 }
 
 /// What is wrong with a move in notation (see [`NotationError`]).
@@ -426,6 +552,9 @@ pub enum NotationErrorKind {
     /// A cell name this board does not have.
     #[error("`{0}` is not a cell of this board")]
     NotACell(String),
+    /// A promotion choice (`=Q`) that names no kind.
+    #[error("`{0}` is not the letter of a kind of piece")]
+    NotAKind(String),
     /// Fewer than two cells.
     #[error("a move needs at least two cells")]
     TooFewCells,

@@ -12,7 +12,7 @@ use crate::api::{
     UndoAction, UndoOffer, UndoRequest,
 };
 use crate::store::{Appended, Event, EventKind, NewGame, Store, StoreError};
-use ply_kernel::{Cell, Game, Outcome, Player, Rules, Status, move_text, parse_path};
+use ply_kernel::{Cell, Game, KindId, Outcome, Player, Rules, Status, move_text, parse_move};
 use ply_lang::{OptionValue, Options};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -134,7 +134,7 @@ pub fn valid_pack_name(name: &str) -> bool {
 /// Reads a move leniently, as `ply play` does: letters in any case; between the cells `-`,
 /// `x`, `:`, spaces or nothing; `pass`. A path of cells is read as the same cells in notation
 /// (an empty path is a pass).
-fn read_move(rules: &Rules, mv: &MoveText) -> Result<Vec<Cell>, String> {
+fn read_move(rules: &Rules, mv: &MoveText) -> Result<(Vec<Cell>, Option<KindId>), String> {
     let (shown, text) = match mv {
         MoveText::Notation(text) => (text.trim().to_string(), text.clone()),
         MoveText::Path(cells) if cells.is_empty() => ("[]".to_string(), "pass".to_string()),
@@ -145,7 +145,7 @@ fn read_move(rules: &Rules, mv: &MoveText) -> Result<Vec<Cell>, String> {
         .filter(|c| !c.is_whitespace())
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    parse_path(rules, &compact).map_err(|e| format!("`{shown}` is not a move: {}", e.kind))
+    parse_move(rules, &compact).map_err(|e| format!("`{shown}` is not a move: {}", e.kind))
 }
 
 fn load_panic_safe(name: &str, text: &str, options: &Options) -> Result<ply_lang::Pack, String> {
@@ -176,10 +176,10 @@ impl LiveState {
             .ok_or_else(|| StoreError::Corrupt(format!("seat {}", e.seat)))?;
         match &e.kind {
             EventKind::Move(text) => {
-                let path = parse_path(&self.rules, text)
+                let (path, choice) = parse_move(&self.rules, text)
                     .map_err(|err| StoreError::Corrupt(err.to_string()))?;
                 self.game
-                    .play_path(Some(seat), &path)
+                    .play_path_choosing(Some(seat), &path, choice)
                     .map_err(|err| StoreError::Corrupt(format!("stored move {text}: {err}")))?;
                 self.undo_ask = None;
             }
@@ -718,9 +718,11 @@ fn replayed(
         && match (&e.kind, action) {
             (EventKind::Move(stored), Action::Move(asked)) => {
                 let a = read_move(&st.rules, asked).ok();
-                let s = parse_path(&st.rules, stored).ok();
+                let s = parse_move(&st.rules, stored).ok();
                 match (a, s) {
-                    (Some(a), Some(s)) => a.first() == s.first() && a.last() == s.last(),
+                    (Some((a, ac)), Some((s, sc))) => {
+                        a.first() == s.first() && a.last() == s.last() && ac == sc
+                    }
                     _ => false,
                 }
             }
@@ -774,10 +776,13 @@ fn judge(st: &LiveState, seat: Player, action: &Action<'_>) -> Result<EventKind,
                 }
                 Status::ToMove(_) => {}
             }
-            let path = read_move(&st.rules, mv).map_err(|e| Refusal::new(422, e))?;
-            let m = st.game.find_move(Some(seat), &path).map_err(|e| {
-                Refusal::with_rule(422, e.to_string(), e.rule_name().map(Into::into))
-            })?;
+            let (path, choice) = read_move(&st.rules, mv).map_err(|e| Refusal::new(422, e))?;
+            let m = st
+                .game
+                .find_move_choosing(Some(seat), &path, choice)
+                .map_err(|e| {
+                    Refusal::with_rule(422, e.to_string(), e.rule_name().map(Into::into))
+                })?;
             Ok(EventKind::Move(move_text(&st.rules, &m)))
         }
         Action::Undo(UndoAction::Ask) => {

@@ -344,10 +344,7 @@ fn special_tables(
                 let c = &mut rules.choices[code(KindId(k as u8), owner) as usize];
                 c.codes = p.choices.iter().map(|&to| code(to, owner)).collect();
                 for cell in rules.core.geometry.cells().iter() {
-                    if rules
-                        .core
-                        .in_zone(cell, p.zone, Some(Player(owner as u8)))
-                    {
+                    if rules.core.in_zone(cell, p.zone, Some(Player(owner as u8))) {
                         c.zone.insert(cell);
                     }
                 }

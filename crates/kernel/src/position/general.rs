@@ -346,7 +346,10 @@ impl State {
             }
             undo
         } else if let Some(partner) = m.compound_partner() {
-            self.make_compound(rules, m, partner)
+            let moved = self.board[m.from().index()];
+            let undo = self.make_compound(rules, m, partner);
+            self.after_special(rules, m, moved);
+            undo
         } else {
             let moved = self.board[m.from().index()];
             let undo = self.make_as::<Full>(rules, m);

@@ -256,6 +256,17 @@ impl Position {
     /// for a hop chain when only one legal chain has them), or why there is none. Checks that
     /// `player`, if given, is the side to move.
     pub fn find_move(&self, player: Option<Player>, path: &[Cell]) -> Result<Move, MoveError> {
+        self.find_move_choosing(player, path, None)
+    }
+
+    /// [`Position::find_move`], with the kind a promoting piece becomes when the player
+    /// chooses (`e7-e8=Q`); a promotion with a choice and no choice given is refused.
+    pub fn find_move_choosing(
+        &self,
+        player: Option<Player>,
+        path: &[Cell],
+        choice: Option<crate::KindId>,
+    ) -> Result<Move, MoveError> {
         let rules = &self.rules;
         let g = rules.geometry();
         let fail = |kind| MoveError::new(kind, path, rules);
@@ -308,7 +319,20 @@ impl Position {
                 owner: piece.owner(),
             }));
         }
-        let moves = self.moves_from(from).map_err(limit)?;
+        let mut moves = self.moves_from(from).map_err(limit)?;
+        if moves.iter().any(|m| m.promotion().is_some()) {
+            let to_kind = |m: &Move| m.promotion().map(|p| p.kind());
+            let want = |m: &Move| to_kind(m).is_none() || to_kind(m) == choice;
+            let endpoints = |m: &Move| m.to() == to;
+            if choice.is_none() && moves.iter().any(|m| endpoints(&m) && to_kind(&m).is_some()) {
+                return Err(fail(MoveErrorKind::ChoiceNeeded { piece }));
+            }
+            let kept: Vec<Move> = moves.iter().filter(want).collect();
+            moves = MoveList::new();
+            for m in kept {
+                moves.push(m);
+            }
+        }
         // The exact path first; failing that, a unique move with these endpoints.
         let exact: Vec<Move> = moves
             .iter()

@@ -107,7 +107,10 @@ impl State {
         }
         for c in &rules.compounds {
             let mover = c.mover[side.slot()];
-            for from in self.occupied[side.slot()].intersection(&self.unmoved).iter() {
+            for from in self.occupied[side.slot()]
+                .intersection(&self.unmoved)
+                .iter()
+            {
                 if self.board[from.index()] != mover {
                     continue;
                 }
@@ -213,8 +216,7 @@ impl State {
             self.forget_moved(rules, m.from());
             self.forget_moved(rules, m.to());
         }
-        if !rules.ghost_keys.is_empty() && (!self.ghost.is_empty() || self.passes_open(rules, m))
-        {
+        if !rules.ghost_keys.is_empty() && (!self.ghost.is_empty() || self.passes_open(rules, m)) {
             for c in self.ghost.iter() {
                 self.log.0.push((GHOST_TAG | c.0 as u16, 0));
                 self.hash ^= rules.ghost_keys[c.index()];
@@ -312,7 +314,10 @@ pub(crate) fn attacked_on(
         let hit = match t.kind {
             HOP => board[t.to as usize] == 0,
             SLIDE => {
-                let pieces = passed.iter().filter(|j| board[j.cell as usize] != 0).count();
+                let pieces = passed
+                    .iter()
+                    .filter(|j| board[j.cell as usize] != 0)
+                    .count();
                 let screen = rules.moves[t.rule as usize].screen;
                 pieces == usize::from(screen)
             }

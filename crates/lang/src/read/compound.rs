@@ -95,7 +95,11 @@ impl Reader<'_> {
     }
 
     /// One direction word, as an absolute direction for each player.
-    fn one_direction(&mut self, n: &Node, forward: &Option<[Dir; PLAYERS]>) -> Option<[Dir; PLAYERS]> {
+    fn one_direction(
+        &mut self,
+        n: &Node,
+        forward: &Option<[Dir; PLAYERS]>,
+    ) -> Option<[Dir; PLAYERS]> {
         let word = self.str(n, "`direction`")?;
         match directions(word, forward) {
             Ok(sets) => {
@@ -112,7 +116,12 @@ impl Reader<'_> {
                 match (dirs[0], dirs[1]) {
                     (Some(a), Some(b)) => Some([a, b]),
                     _ => {
-                        self.err(n.loc, format!("`{word}` is more than one direction: name one, such as `east`"));
+                        self.err(
+                            n.loc,
+                            format!(
+                                "`{word}` is more than one direction: name one, such as `east`"
+                            ),
+                        );
                         None
                     }
                 }

@@ -1,0 +1,364 @@
+//! Forsyth-Edwards notation, for games whose rules declare a mapping ([`crate::spec::FenSpec`]):
+//! one letter per kind (upper case for the first player), the side to move, castling rights
+//! as compound moves, the cell a piece has just passed, the idle clock and the move number.
+//!
+//! A FEN is read where a position string is ([`Position::from_position_string`] tries FEN
+//! first when the rules have a mapping and the text has FEN's shape), so every command and
+//! the server take published test positions as they are.
+
+use crate::cell::{Cell, CellSet};
+use crate::notation::{PositionError, PositionErrorKind};
+use crate::piece::{Piece, Player};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::spec::FenSpec;
+use std::fmt::Write;
+use std::sync::Arc;
+
+fn bad(offset: usize, why: impl Into<String>) -> PositionError {
+    PositionError {
+        offset,
+        kind: PositionErrorKind::Fen(why.into()),
+    }
+}
+
+/// Whether `text` has the shape of a FEN for these rules: a board of letters, digits and `/`,
+/// then one of the side letters.
+pub(crate) fn looks_like_fen(fen: &FenSpec, text: &str) -> bool {
+    let mut fields = text.split_whitespace();
+    let (Some(board), Some(side)) = (fields.next(), fields.next()) else {
+        return false;
+    };
+    board.contains('/')
+        && board
+            .chars()
+            .all(|c| c == '/' || c.is_ascii_digit() || c.is_ascii_alphabetic())
+        && fen.sides.iter().flatten().any(|s| s == side)
+}
+
+/// The piece a FEN letter stands for.
+fn piece_of(fen: &FenSpec, c: char) -> Option<Piece> {
+    let owner = if c.is_ascii_uppercase() {
+        Player::FIRST
+    } else {
+        Player::SECOND
+    };
+    let up = c.to_ascii_uppercase();
+    fen.letters
+        .iter()
+        .find(|(l, _)| *l == up)
+        .map(|(_, k)| Piece::new(*k, owner))
+}
+
+/// The FEN letter of a piece.
+fn letter_of(fen: &FenSpec, p: Piece) -> char {
+    let l = fen
+        .letters
+        .iter()
+        .find(|(_, k)| *k == p.kind())
+        .map_or('?', |(l, _)| *l);
+    if p.owner() == Player::FIRST {
+        l
+    } else {
+        l.to_ascii_lowercase()
+    }
+}
+
+impl Position {
+    /// Reads a FEN. The rules must declare a FEN mapping (`[fen]` in a pack).
+    pub fn from_fen(rules: Arc<Rules>, text: &str) -> Result<Position, PositionError> {
+        let Some(fen) = rules.fen.clone() else {
+            return Err(bad(
+                0,
+                "this game declares no FEN mapping ([fen] in its pack)",
+            ));
+        };
+        let g = rules.geometry().clone();
+        let mut pos = Position::empty(rules.clone());
+        let offset_of = |field: &str| text.find(field).unwrap_or(0);
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        let Some(board) = fields.first() else {
+            return Err(bad(0, "empty FEN"));
+        };
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != g.rows() {
+            return Err(bad(
+                0,
+                format!("{} ranks, but the board has {}", ranks.len(), g.rows()),
+            ));
+        }
+        let mut at = 0;
+        for (row, rank) in ranks.iter().enumerate() {
+            let mut col = 0;
+            let mut chars = rank.char_indices().peekable();
+            while let Some((i, c)) = chars.next() {
+                if c.is_ascii_digit() {
+                    let mut n = c.to_digit(10).unwrap_or(0) as usize;
+                    while let Some(&(_, d)) = chars.peek()
+                        && d.is_ascii_digit()
+                    {
+                        n = n * 10 + d.to_digit(10).unwrap_or(0) as usize;
+                        chars.next();
+                    }
+                    if n == 0 {
+                        return Err(bad(at + i, "a run of empty cells must be at least 1"));
+                    }
+                    col += n;
+                } else {
+                    let Some(piece) = piece_of(&fen, c) else {
+                        return Err(bad(
+                            at + i,
+                            format!("`{c}` is no piece letter of this game"),
+                        ));
+                    };
+                    let cell = g.rect_cell(row, col).filter(|c| g.contains(*c));
+                    let Some(cell) = cell else {
+                        return Err(bad(at + i, "a piece off the board"));
+                    };
+                    pos.state.put(&rules, piece, cell);
+                    col += 1;
+                }
+                if col > g.cols() {
+                    return Err(bad(
+                        at + i,
+                        format!("rank {} has more than {} cells", g.rows() - row, g.cols()),
+                    ));
+                }
+            }
+            if col != g.cols() {
+                return Err(bad(
+                    at,
+                    format!("rank {} has {col} cells, not {}", g.rows() - row, g.cols()),
+                ));
+            }
+            at += rank.len() + 1;
+        }
+        let side_text = fields
+            .get(1)
+            .ok_or_else(|| bad(text.len(), "the side to move is missing"))?;
+        let side = Player::ALL
+            .into_iter()
+            .find(|p| fen.sides[p.slot()].iter().any(|s| s == side_text))
+            .ok_or_else(|| {
+                bad(
+                    offset_of(side_text),
+                    format!(
+                        "`{side_text}` is not a side (expected {} or {})",
+                        fen.sides[0].join("/"),
+                        fen.sides[1].join("/")
+                    ),
+                )
+            })?;
+        pos.state.set_side(&rules, side);
+        for p in Player::ALL {
+            let r = rules.royal[p.slot()];
+            if r != 0
+                && !pos.state.occupied[p.slot()]
+                    .iter()
+                    .any(|c| pos.state.board[c.index()] == r)
+            {
+                return Err(bad(
+                    0,
+                    format!(
+                        "{} has no {}",
+                        rules.player_name(p),
+                        rules.kind_name(Piece(r).kind())
+                    ),
+                ));
+            }
+        }
+        if pos.state.in_check(&rules, side.other()) {
+            return Err(bad(
+                0,
+                format!(
+                    "{} is in check with {} to move",
+                    rules.player_name(side.other()),
+                    rules.player_name(side)
+                ),
+            ));
+        }
+        // Castling rights: the mover and the outermost partner in the direction are unmoved.
+        if let Some(rights) = fields.get(2).filter(|f| **f != "-") {
+            let base = offset_of(rights);
+            for (i, c) in rights.char_indices() {
+                let p = if c.is_ascii_uppercase() {
+                    Player::FIRST
+                } else {
+                    Player::SECOND
+                };
+                let Some(&(_, ci)) = fen
+                    .compounds
+                    .iter()
+                    .find(|(l, _)| *l == c.to_ascii_uppercase())
+                else {
+                    return Err(bad(
+                        base + i,
+                        format!("`{c}` is no castling letter of this game"),
+                    ));
+                };
+                let comp = rules.compounds[ci];
+                let mover = comp.mover[p.slot()];
+                let Some(from) = pos.state.occupied[p.slot()]
+                    .iter()
+                    .find(|c| pos.state.board[c.index()] == mover)
+                else {
+                    return Err(bad(
+                        base + i,
+                        format!(
+                            "castling right `{c}` without its {}",
+                            rules.kind_name(Piece(mover).kind())
+                        ),
+                    ));
+                };
+                let mut partner = None;
+                let mut cur = from;
+                while let Some(next) = g.neighbour(cur, comp.dir[p.slot()]) {
+                    if pos.state.board[next.index()] == comp.partner[p.slot()] {
+                        partner = Some(next);
+                    }
+                    cur = next;
+                }
+                let Some(partner) = partner else {
+                    return Err(bad(
+                        base + i,
+                        format!(
+                            "castling right `{c}` without its {}",
+                            rules.kind_name(Piece(comp.partner[p.slot()]).kind())
+                        ),
+                    ));
+                };
+                pos.state.set_unmoved(&rules, from);
+                pos.state.set_unmoved(&rules, partner);
+            }
+        }
+        // The cell just passed: the piece that passed it stands next to it, the cell it came
+        // from on the other side is empty.
+        if let Some(ep) = fields.get(3).filter(|f| **f != "-") {
+            let at = offset_of(ep);
+            let cell = g
+                .parse_cell(ep)
+                .ok_or_else(|| bad(at, format!("`{ep}` is not a cell of this board")))?;
+            let mover = side.other();
+            let victim = crate::geometry::Dir::ALL.into_iter().find_map(|d| {
+                let v = g.neighbour(cell, d)?;
+                let back = g.neighbour(cell, d.opposite())?;
+                let code = pos.state.board[v.index()];
+                let leaves = rules.moves.iter().any(|m| {
+                    m.leaves_ghost && Some(m.kind) == Piece::from_code(code).map(|p| p.kind())
+                });
+                (code != 0
+                    && Piece(code).owner() == mover
+                    && leaves
+                    && pos.state.board[back.index()] == 0
+                    && pos.state.board[cell.index()] == 0)
+                    .then_some(v)
+            });
+            let Some(victim) = victim else {
+                return Err(bad(at, format!("no piece can just have passed {ep}")));
+            };
+            let mut cells = CellSet::EMPTY;
+            cells.insert(cell);
+            pos.state.set_ghost(&rules, cells, victim);
+        }
+        if let Some(n) = fields.get(4) {
+            let idle: u16 = n
+                .parse()
+                .map_err(|_| bad(offset_of(n), format!("bad halfmove clock `{n}`")))?;
+            pos.state.idle = idle;
+            pos.state.clock = idle;
+        }
+        if let Some(n) = fields.get(5) {
+            let full: u32 = n
+                .parse()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| bad(offset_of(n), format!("bad move number `{n}`")))?;
+            pos.state.ply = (full - 1) * 2 + side.index() as u32;
+        }
+        if fields.len() > 6 {
+            return Err(bad(offset_of(fields[6]), "more than six fields"));
+        }
+        pos.state.recount(&rules);
+        pos.state.remember();
+        pos.state.settle(&rules);
+        Ok(pos)
+    }
+
+    /// Writes the position as a FEN, if the rules declare a mapping.
+    pub fn to_fen(&self) -> Option<String> {
+        let rules = &self.rules;
+        let fen = rules.fen.as_ref()?;
+        let g = rules.geometry();
+        let mut out = String::new();
+        for r in 0..g.rows() {
+            if r > 0 {
+                out.push('/');
+            }
+            let mut run = 0;
+            for c in 0..g.cols() {
+                let piece = g.rect_cell(r, c).and_then(|cell| self.piece_at(cell));
+                match piece {
+                    Some(p) => {
+                        if run > 0 {
+                            let _ = write!(out, "{run}");
+                            run = 0;
+                        }
+                        out.push(letter_of(fen, p));
+                    }
+                    None => run += 1,
+                }
+            }
+            if run > 0 {
+                let _ = write!(out, "{run}");
+            }
+        }
+        let side = self.side_to_move();
+        let _ = write!(out, " {}", fen.sides[side.slot()][0]);
+        let mut rights = String::new();
+        for p in Player::ALL {
+            for &(letter, ci) in &fen.compounds {
+                if self.castling_right(ci, p) {
+                    rights.push(if p == Player::FIRST {
+                        letter
+                    } else {
+                        letter.to_ascii_lowercase()
+                    });
+                }
+            }
+        }
+        if rights.is_empty() {
+            rights.push('-');
+        }
+        let _ = write!(out, " {rights}");
+        match self.state.ghost.iter().next() {
+            Some(c) => {
+                let _ = write!(out, " {}", g.name(c));
+            }
+            None => out.push_str(" -"),
+        }
+        let _ = write!(out, " {} {}", self.state.idle, self.state.ply / 2 + 1);
+        Some(out)
+    }
+
+    /// Whether `player` keeps the right to compound move `i`: its mover and a partner beyond
+    /// it in the direction have not moved.
+    fn castling_right(&self, i: usize, player: Player) -> bool {
+        let rules = &self.rules;
+        let g = rules.geometry();
+        let c = rules.compounds[i];
+        let s = &self.state;
+        s.unmoved.iter().any(|from| {
+            if s.board[from.index()] != c.mover[player.slot()] {
+                return false;
+            }
+            let mut cur: Cell = from;
+            while let Some(next) = g.neighbour(cur, c.dir[player.slot()]) {
+                if s.board[next.index()] == c.partner[player.slot()] && s.unmoved.contains(next) {
+                    return true;
+                }
+                cur = next;
+            }
+            false
+        })
+    }
+}

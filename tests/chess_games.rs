@@ -1,0 +1,211 @@
+//! The chess and xiangqi packs against the independent reference generators of
+//! `tests/chess_reference`: over seeded random games, at every position, the same legal moves
+//! (in notation), the same position after each move (as FEN) and the same outcome; and the
+//! published perft counts, from the data file `tests/data/chess_perft.txt`.
+
+mod chess_reference;
+mod common;
+
+use chess_reference::{Outcome as RefOutcome, chess, xiangqi};
+use ply_kernel::{Outcome, Position, Rng, Rules};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+fn rules(pack: &str) -> Arc<Rules> {
+    common::pack(&format!("{pack}.toml"), &[])
+}
+
+/// Our moves in the reference's notation (`e2-e4`, `e7-e8=Q`, no `x`).
+fn ours(pos: &Position) -> BTreeSet<String> {
+    pos.legal_moves()
+        .expect("within limits")
+        .iter()
+        .map(|m| pos.notation(m).replace('x', "-"))
+        .collect()
+}
+
+fn our_outcome(o: Option<Outcome>) -> Option<RefOutcome> {
+    o.map(|o| match o {
+        Outcome::Win(p) => RefOutcome::Win(p.index() as u8),
+        Outcome::Draw => RefOutcome::Draw,
+    })
+}
+
+/// The first fields of a FEN: board, side, castling, en passant (the reference writes the
+/// en passant cell after every double step, as we do).
+fn fen_head(fen: &str, fields: usize) -> String {
+    fen.split_whitespace()
+        .take(fields)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Where our divide and the reference's first differ, below `pos`: the FEN and the moves
+/// of the two sides there.
+fn first_difference(pos: &mut Position, depth: u32) -> Option<String> {
+    let f = pos.to_fen().unwrap();
+    let b = chess::from_fen(&f).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let a = ours(pos);
+    let theirs: BTreeSet<String> = chess::legal_moves(&b)
+        .iter()
+        .map(|m| m.notation())
+        .collect();
+    if a != theirs {
+        return Some(format!(
+            "{}: ours only {:?}, reference only {:?}",
+            pos.to_fen().unwrap(),
+            a.difference(&theirs).collect::<Vec<_>>(),
+            theirs.difference(&a).collect::<Vec<_>>()
+        ));
+    }
+    if depth <= 1 {
+        return None;
+    }
+    for m in pos.legal_moves().unwrap().iter() {
+        let text = pos.notation(m).replace('x', "-");
+        let rm = chess::find_move(&b, &text).unwrap();
+        let nb = chess::play(&b, &rm);
+        let u = pos.make_unchecked(m);
+        let ours_n = pos.perft(depth - 1).unwrap();
+        let theirs_n = chess::perft(&nb, depth - 1);
+        if ours_n != theirs_n {
+            let found = first_difference(pos, depth - 1);
+            pos.unmake_unchecked(m, u);
+            return found.or(Some(format!("after {text}: counts differ")));
+        }
+        pos.unmake_unchecked(m, u);
+    }
+    None
+}
+
+#[test]
+fn chess_perft_from_published_positions() {
+    let r = rules("chess");
+    let data = std::fs::read_to_string(common::root().join("tests/data/chess_perft.txt")).unwrap();
+    let mut checked = 0;
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (fen, counts) = line.split_once(';').unwrap();
+        let counts: Vec<u64> = counts
+            .split_whitespace()
+            .map(|n| n.parse().unwrap())
+            .collect();
+        for (d, &want) in counts.iter().enumerate() {
+            let mut pos = Position::from_fen(r.clone(), fen.trim()).unwrap();
+            let got = pos.perft(d as u32 + 1).unwrap();
+            if got != want {
+                let why = first_difference(&mut pos, d as u32 + 1);
+                panic!("{fen}: perft({}) = {got}, want {want}; {why:?}", d + 1);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15);
+}
+
+#[test]
+fn chess_random_games_agree_with_the_reference() {
+    let r = rules("chess");
+    let mut rng = Rng::new(7);
+    let mut positions = 0;
+    for game in 0..60 {
+        let mut pos = Position::start(r.clone());
+        let mut b = chess::start();
+        for ply in 0..300 {
+            let fen = pos.to_fen().unwrap();
+            assert_eq!(
+                fen_head(&fen, 4),
+                fen_head(&b.to_fen(), 4),
+                "game {game} ply {ply}"
+            );
+            assert_eq!(
+                chess::from_fen(&fen).map(|x| x.to_fen()),
+                Ok(b.to_fen()),
+                "our FEN reads back in the reference"
+            );
+            let ref_out = chess::outcome(&b);
+            let our_out = our_outcome(pos.outcome());
+            // The reference knows no repetition: a draw by repetition is ours alone.
+            if our_out == Some(RefOutcome::Draw) && ref_out.is_none() {
+                break;
+            }
+            assert_eq!(our_out, ref_out, "outcome at {fen}");
+            if our_out.is_some() {
+                break;
+            }
+            positions += 1;
+            let a = ours(&pos);
+            let theirs: BTreeSet<String> = chess::legal_moves(&b)
+                .iter()
+                .map(|m| m.notation())
+                .collect();
+            assert_eq!(a, theirs, "moves at {fen}");
+            let list = pos.legal_moves().unwrap();
+            let m = list.get(rng.below(list.len())).unwrap();
+            let text = pos.notation(m).replace('x', "-");
+            b = chess::play(&b, &chess::find_move(&b, &text).unwrap());
+            let before = pos.clone();
+            let u = pos.make_unchecked(m);
+            let mut back = pos.clone();
+            back.unmake_unchecked(m, u);
+            assert_eq!(
+                back.to_position_string(),
+                before.to_position_string(),
+                "unmake restores {text} at {fen}"
+            );
+            assert_eq!(back.hash(), before.hash());
+        }
+    }
+    assert!(positions > 5000, "{positions} positions compared");
+}
+
+#[test]
+fn xiangqi_random_games_agree_with_the_reference() {
+    let r = rules("xiangqi");
+    let mut rng = Rng::new(11);
+    let mut positions = 0;
+    for game in 0..40 {
+        let mut pos = Position::start(r.clone());
+        let mut b = xiangqi::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        for ply in 0..250 {
+            let fen = pos.to_fen().unwrap();
+            assert_eq!(
+                fen_head(&fen, 2),
+                fen_head(&b.to_fen(), 2),
+                "game {game} ply {ply}"
+            );
+            let our_out = our_outcome(pos.outcome());
+            let ref_out = xiangqi::outcome(&b);
+            if our_out.is_some() && ref_out.is_none() {
+                // Our draw rules (repetition, the idle clock) are not the reference's business.
+                break;
+            }
+            assert_eq!(our_out, ref_out, "outcome at {fen}");
+            if our_out.is_some() {
+                break;
+            }
+            positions += 1;
+            let a = ours(&pos);
+            let theirs: BTreeSet<String> = xiangqi::legal_moves(&b)
+                .iter()
+                .map(|m| m.notation())
+                .collect();
+            assert_eq!(a, theirs, "moves at {fen}");
+            let list = pos.legal_moves().unwrap();
+            let m = list.get(rng.below(list.len())).unwrap();
+            let text = pos.notation(m).replace('x', "-");
+            let rm = xiangqi::legal_moves(&b)
+                .into_iter()
+                .find(|x| x.notation() == text)
+                .unwrap();
+            b = xiangqi::play(&b, &rm);
+            pos.make_unchecked(m);
+        }
+    }
+    assert!(positions > 3000, "{positions} positions compared");
+}
