@@ -106,6 +106,34 @@ fn chess_perft_from_published_positions() {
 }
 
 #[test]
+fn xiangqi_perft_from_published_positions() {
+    let r = rules("xiangqi");
+    let data =
+        std::fs::read_to_string(common::root().join("tests/data/xiangqi_perft.txt")).unwrap();
+    let mut checked = 0;
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (fen, counts) = line.split_once(';').unwrap();
+        for (d, want) in counts.split_whitespace().enumerate() {
+            let Ok(want) = want.parse::<u64>() else {
+                continue;
+            };
+            let mut pos = Position::from_fen(r.clone(), fen.trim()).unwrap();
+            assert_eq!(
+                pos.perft(d as u32 + 1).unwrap(),
+                want,
+                "{fen} depth {}",
+                d + 1
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 6);
+}
+
+#[test]
 fn chess_random_games_agree_with_the_reference() {
     let r = rules("chess");
     let mut rng = Rng::new(7);

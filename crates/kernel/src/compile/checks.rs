@@ -229,6 +229,7 @@ impl Compiler<'_> {
         class: &[u8],
         nclass: usize,
     ) -> Check {
+        let check = (check.0, on_the_cell(&check.1));
         if check.1.deps().is_dynamic() {
             return Check {
                 table: None,
@@ -284,5 +285,28 @@ impl Compiler<'_> {
             stat: vec![check],
             dynamic: Vec::new(),
         }
+    }
+}
+
+/// A blocking predicate with what it reads of the examined cell's contents said through its
+/// occupant (`occupied(cell)` is `occupant != nobody`), so that it can be tabulated by
+/// occupant rather than read from the position.
+fn on_the_cell(e: &Expr) -> Expr {
+    use crate::expr::{BinOp, Value, Var};
+    let cell = |x: &Expr| matches!(x, Expr::Var(Var::Cell));
+    let occupant = || Box::new(Expr::Var(Var::Occupant));
+    let none = || Box::new(Expr::Lit(Value::NoPiece));
+    match e {
+        Expr::Occupied(c) if cell(c) => Expr::Bin(BinOp::Ne, occupant(), none()),
+        Expr::Empty(c) if cell(c) => Expr::Bin(BinOp::Eq, occupant(), none()),
+        Expr::At(c) if cell(c) => Expr::Var(Var::Occupant),
+        Expr::Not(a) => Expr::Not(Box::new(on_the_cell(a))),
+        Expr::Bin(op, a, b) => Expr::Bin(*op, Box::new(on_the_cell(a)), Box::new(on_the_cell(b))),
+        Expr::If(a, b, c) => Expr::If(
+            Box::new(on_the_cell(a)),
+            Box::new(on_the_cell(b)),
+            Box::new(on_the_cell(c)),
+        ),
+        other => other.clone(),
     }
 }
