@@ -262,6 +262,12 @@ pub(crate) enum EagerTest {
     },
     /// The ply clock compared with a constant.
     Clock(BinOp, i64),
+    /// The idle clock compared with a constant.
+    Idle(BinOp, i64),
+    /// The earlier occurrences of the position compared with a constant.
+    Repetitions(BinOp, i64),
+    /// Interpreted, but reading only piece counts: it can only change when a count does.
+    Counts,
     /// The line through the destination compared with a constant.
     Line(DirSet, BinOp, i64),
     /// Interpreted.

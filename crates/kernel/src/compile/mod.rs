@@ -152,7 +152,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                 index: i as u8,
                 test: match expr {
                     Expr::Bin(op, a, b)
-                        if **a == Expr::Var(Var::Clock)
+                        if matches!(**a, Expr::Var(Var::Clock | Var::Idle | Var::Repetitions))
                             && matches!(
                                 op,
                                 BinOp::Eq
@@ -164,10 +164,15 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                             ) =>
                     {
                         match b.as_ref() {
-                            Expr::Lit(Value::Int(n)) => EagerTest::Clock(*op, *n),
+                            Expr::Lit(Value::Int(n)) => match **a {
+                                Expr::Var(Var::Idle) => EagerTest::Idle(*op, *n),
+                                Expr::Var(Var::Repetitions) => EagerTest::Repetitions(*op, *n),
+                                _ => EagerTest::Clock(*op, *n),
+                            },
                             _ => EagerTest::Dynamic,
                         }
                     }
+                    e if reads_only_counts(e) => EagerTest::Counts,
                     _ => EagerTest::Dynamic,
                 },
             }),
@@ -384,7 +389,12 @@ fn promotion_tables(
     codes: usize,
     stride: usize,
 ) -> (Vec<u8>, Vec<bool>) {
-    if spec.kinds.iter().all(|k| k.promotion.is_none()) {
+    // Promotions by choice are made by the move: without others, no table.
+    if spec
+        .kinds
+        .iter()
+        .all(|k| k.promotion.as_ref().is_none_or(|p| p.choices.len() > 1))
+    {
         return (Vec::new(), Vec::new());
     }
     let mut to = vec![0u8; codes * stride];
@@ -821,4 +831,24 @@ fn representatives(class: &[u8], nclass: usize, on_board: &CellSet) -> Vec<Optio
         }
     }
     reps
+}
+
+/// Whether an expression reads nothing of the position but piece counts (and the players):
+/// its value changes only when a count does.
+fn reads_only_counts(e: &Expr) -> bool {
+    let mut ok = true;
+    visit(e, &mut |x| {
+        ok &= matches!(
+            x,
+            Expr::Lit(_)
+                | Expr::Var(Var::Player | Var::Opponent)
+                | Expr::Count(..)
+                | Expr::OpponentOf(_)
+                | Expr::Bin(..)
+                | Expr::Not(_)
+                | Expr::Neg(_)
+                | Expr::If(..)
+        )
+    });
+    ok
 }

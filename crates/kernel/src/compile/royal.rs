@@ -40,6 +40,20 @@ pub(crate) struct Attacks {
     pub vacate: Vec<CellSet>,
     /// By `victim * stride + cell`: cells whose filling can open an attack (screens).
     pub fill: Vec<CellSet>,
+    /// By `victim * stride + cell`: the rays out of the cell along which slides attack it,
+    /// a range of [`Attacks::ray_cells`].
+    pub rays: Vec<Vec<(u32, u32)>>,
+    /// Cells of rays, nearest first: the cell, and the codes that attack from there with
+    /// nothing between (`direct`) or over exactly one screen (`screen`), as bit masks.
+    pub ray_cells: Vec<RayCell>,
+}
+
+/// A cell on a ray out of an attacked cell.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct RayCell {
+    pub cell: u8,
+    pub direct: u128,
+    pub screen: u128,
 }
 
 /// How a piece with a choice of promotion promotes: where, and into which codes.
@@ -100,6 +114,8 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, String> {
     let mut per: Vec<Vec<AttackEntry>> = vec![Vec::new(); PLAYERS * stride];
     let mut vacate = vec![CellSet::EMPTY; PLAYERS * stride];
     let mut fill = vec![CellSet::EMPTY; PLAYERS * stride];
+    let mut slides: Vec<Vec<(crate::geometry::Dir, usize, u8, bool)>> =
+        vec![Vec::new(); PLAYERS * stride];
     for victim in Player::ALL {
         let royal = rules.royal[victim.slot()];
         if royal == 0 {
@@ -148,12 +164,20 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, String> {
                     }
                     let x = if t.kind == HOP { t.over } else { t.to } as usize;
                     let at = victim.slot() * stride + x;
-                    per[at].push(AttackEntry {
+                    if t.kind == SLIDE {
+                        // Seen from the attacked cell: the way back to the origin.
+                        let back = crate::geometry::Dir::from_index(t.dir).opposite();
+                        let k = t.jumped_len as usize;
+                        let screen = rules.moves[t.rule as usize].screen;
+                        slides[at].push((back, k, code, screen));
+                    } else {
+                        per[at].push(AttackEntry {
                         from: from.0,
                         code,
-                        how: LISTED,
-                        target: ti as u32,
-                    });
+                            how: LISTED,
+                            target: ti as u32,
+                        });
+                    }
                     let start = t.jumped_start as usize;
                     for j in &rules.jumped[start..start + t.jumped_len as usize] {
                         vacate[at].insert(Cell(j.cell));
@@ -173,12 +197,44 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, String> {
         fill,
         ..Attacks::default()
     };
-    for mut list in per {
+    for (at, mut list) in per.into_iter().enumerate() {
         // Plain attacks first: one load decides them.
         list.sort_by_key(|e| e.how);
         let start = out.entries.len() as u32;
         out.entries.extend(list);
         out.ranges.push((start, out.entries.len() as u32));
+        let x = Cell((at % stride) as u8);
+        let mut rays = Vec::new();
+        for d in crate::geometry::Dir::ALL {
+            let mine: Vec<_> = slides[at].iter().filter(|s| s.0 == d).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let first = out.ray_cells.len() as u32;
+            let mut cur = x;
+            let mut k = 0;
+            while let Some(next) = g.neighbour(cur, d) {
+                let mut rc = RayCell {
+                    cell: next.0,
+                    ..RayCell::default()
+                };
+                for &&(_, dist, code, screen) in &mine {
+                    if dist == k {
+                        let bit = 1u128.checked_shl(code as u32).unwrap_or(0);
+                        if screen {
+                            rc.screen |= bit;
+                        } else {
+                            rc.direct |= bit;
+                        }
+                    }
+                }
+                out.ray_cells.push(rc);
+                cur = next;
+                k += 1;
+            }
+            rays.push((first, out.ray_cells.len() as u32));
+        }
+        out.rays.push(rays);
     }
     Ok(out)
 }
@@ -229,13 +285,13 @@ pub(crate) fn ghost_entries(rules: &Rules) -> Vec<Vec<GhostEntry>> {
 
 /// The cells strictly between `a` and `b` when they are on one line of the board (a row, a
 /// column or a diagonal); empty otherwise.
-pub(crate) fn between(g: &Geometry, a: Cell, b: Cell) -> Vec<Cell> {
+pub(crate) fn between(g: &Geometry, a: Cell, b: Cell) -> arrayvec::ArrayVec<Cell, 16> {
     let (ra, ca) = (g.row(a) as i64, g.col(a) as i64);
     let (rb, cb) = (g.row(b) as i64, g.col(b) as i64);
     let (dr, dc) = (rb - ra, cb - ca);
     let n = dr.abs().max(dc.abs());
-    if n == 0 || (dr != 0 && dc != 0 && dr.abs() != dc.abs()) {
-        return Vec::new();
+    if n == 0 || n > 16 || (dr != 0 && dc != 0 && dr.abs() != dc.abs()) {
+        return arrayvec::ArrayVec::new();
     }
     let (sr, sc) = (dr.signum(), dc.signum());
     (1..n)

@@ -75,9 +75,12 @@ impl State {
             let first = arrive.min(self.count_end[mover.slot()]);
             return (first != NONE).then(|| rules.end[first as usize].result[mover.slot()]);
         }
-        self.eager_end(rules, Some(piece), from, to, mover, arrive)
+        self.eager_end(rules, Some(piece), from, to, mover, arrive, true)
     }
 
+    /// (Rules that read only piece counts are skipped unless `counts_changed`: they held
+    /// before the move exactly as they would now.)
+    ///
     /// The eager end rules up to the arrival rule `arrive` (or `NONE`), then that one: the
     /// first that holds decides. `piece` is the piece that moved or was placed (none for a
     /// pass).
@@ -90,6 +93,7 @@ impl State {
         to: Cell,
         mover: Player,
         arrive: u8,
+        counts_changed: bool,
     ) -> Option<Outcome> {
         for e in &rules.eager {
             if e.index > arrive {
@@ -101,10 +105,13 @@ impl State {
                     c >= lo && c <= hi
                 }
                 EagerTest::Clock(op, n) => compare(op, self.clock as i64, n),
+                EagerTest::Idle(op, n) => compare(op, self.idle as i64, n),
+                EagerTest::Repetitions(op, n) => compare(op, self.repetitions(), n),
+                EagerTest::Counts if !counts_changed => false,
                 EagerTest::Line(dirs, op, n) => {
                     piece.is_some() && compare(op, self.line_at(rules, to, dirs), n)
                 }
-                EagerTest::Dynamic => match &rules.end[e.index as usize].check {
+                EagerTest::Dynamic | EagerTest::Counts => match &rules.end[e.index as usize].check {
                     EndCheck::Dynamic(expr) => {
                         self.dynamic_end(rules, expr, piece, from, to, mover)
                     }

@@ -107,7 +107,8 @@ impl State {
         if !P::LEAN && rules.history {
             self.after_move(captured != 0 || placed != piece);
         }
-        if P::LEAN || placed != 0 {
+        // General rules decide the end once the whole move is made (`make_general`).
+        if P::LEAN || (placed != 0 && !rules.general) {
             self.outcome = self.evaluate_end::<P>(rules, Piece(placed), m.from(), m.to(), side);
         }
         undo
@@ -197,7 +198,7 @@ impl State {
         if rules.history {
             self.after_move(true);
         }
-        if placed != 0 {
+        if placed != 0 && !rules.general {
             self.outcome = self.evaluate_end::<Full>(rules, Piece(placed), m.from(), m.to(), side);
         }
         undo

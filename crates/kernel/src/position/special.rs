@@ -297,9 +297,32 @@ pub(crate) fn attacked_on(
     victim: Player,
 ) -> bool {
     let a = &rules.attacks;
-    let Some(&(start, end)) = a.ranges.get(victim.slot() * rules.stride + cell.index()) else {
+    let at = victim.slot() * rules.stride + cell.index();
+    let Some(&(start, end)) = a.ranges.get(at) else {
         return false;
     };
+    // Slides, along each ray out of the cell: the first piece met attacks directly, the
+    // second over a screen.
+    for &(first, last) in &a.rays[at] {
+        let mut screened = false;
+        for rc in &a.ray_cells[first as usize..last as usize] {
+            let code = board[rc.cell as usize];
+            if code == 0 {
+                continue;
+            }
+            let bit = 1u128.checked_shl(code as u32).unwrap_or(0);
+            if screened {
+                if rc.screen & bit != 0 {
+                    return true;
+                }
+                break;
+            }
+            if rc.direct & bit != 0 {
+                return true;
+            }
+            screened = true;
+        }
+    }
     for e in &a.entries[start as usize..end as usize] {
         if board[e.from as usize] != e.code {
             continue;
