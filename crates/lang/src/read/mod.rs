@@ -10,6 +10,7 @@
 mod board;
 mod define;
 mod directions;
+mod display;
 mod effects;
 mod end;
 mod eval;
@@ -23,6 +24,7 @@ mod setup;
 mod zones;
 
 pub(crate) use directions::{compass_set as compass, compass_words};
+pub use display::{Display, MAX_GLYPH_CHARS, Style};
 pub(crate) use eval::EvalSpec;
 pub use eval::Evaluation;
 pub use options::OptionInfo;
@@ -44,7 +46,7 @@ pub(crate) type Built = (RulesSpec, Vec<OptionInfo>, Vec<Diagnostic>);
 
 const TOP_KEYS: &[&str] = &[
     "game", "board", "zones", "pieces", "define", "rules", "effects", "end", "options", "setup",
-    "eval",
+    "eval", "display",
 ];
 
 impl Reader<'_> {
@@ -147,6 +149,13 @@ impl Reader<'_> {
         // [setup]
         let setup_t = self.section(top, "setup");
         let setup = self.setup(&setup_t, &players, &kinds, &geometry);
+
+        // [display]
+        let display_t = self.section(top, "display");
+        let kind_names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+        let zone_names: Vec<&str> = zones.iter().map(|z| z.name.as_str()).collect();
+        let player_names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        self.display = self.display_section(&display_t, &kind_names, &zone_names, &player_names);
 
         let option_locs: Vec<_> = options
             .iter()
