@@ -243,6 +243,32 @@ const scenarios = {
     assert.equal(await pages.B.textContent('#you'), 'You play B.');
   },
 
+  async 'a phone-sized page is played with the keyboard alone'() {
+    const { body: g } = await api('POST', '/games', { pack: 'jungle' });
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(`${server.url}/?game=${g.id}#token=${g.seats.A}`);
+    await page.waitForSelector('#you:text("You play A.")');
+    const box = await page.$eval('#board', (b) => b.getBoundingClientRect().toJSON());
+    assert.ok(box.right <= 390 && box.width >= 300, `the board fills the phone's width: ${JSON.stringify(box)}`);
+    // Tab to the board (its one focusable cell, a9), then arrows and Enter: a7-a6.
+    await page.focus('.cell[tabindex="0"]');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), 'a9');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), 'a7');
+    assert.match(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), /^a7, A Rat \(AR\)/);
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await page.$$eval('.cell.target', (bs) => bs.map((b) => b.dataset.cell).sort()), ['a6', 'a8', 'b7']);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$$eval('.cell.target', (bs) => bs.length), 0, 'Escape clears the choice');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await atVersion(page, 1);
+    await sameAsServer(page, g.id);
+    assert.deepEqual(await page.$$eval('.cell.last', (bs) => bs.map((b) => b.dataset.cell).sort()), ['a6', 'a7']);
+  },
+
   async 'a tampered seat link is refused and shows no seat'() {
     const { body: g } = await api('POST', '/games', { pack: 'jungle' });
     const page = await newPage();

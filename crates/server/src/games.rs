@@ -501,8 +501,12 @@ impl Hub {
 
     /// `POST /playground/games`: a game of a pasted pack, checked as `POST /playground/check`
     /// checks it.
-    pub async fn create_pasted(&self, req: PastedPack) -> Result<CreatedGame, Refusal> {
-        let pack = crate::playground::load_checked(self.packs.clone(), &req).await?;
+    pub async fn create_pasted(
+        &self,
+        req: PastedPack,
+        settings: crate::playground::Settings,
+    ) -> Result<CreatedGame, Refusal> {
+        let pack = crate::playground::load_checked(self.packs.clone(), &req, settings).await?;
         self.start(
             crate::playground::PASTED_NAME,
             &req.options,

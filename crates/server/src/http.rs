@@ -2,7 +2,7 @@
 
 use crate::api::{CreateGame, MoveRequest, PastedPack, ServerMessage, UndoRequest};
 use crate::games::{Hub, Refusal};
-use crate::playground::{MAX_PLAYGROUND_BODY, Summary};
+use crate::playground::{MAX_PLAYGROUND_BODY, Settings};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -31,13 +31,13 @@ pub const OPENAPI: &str = include_str!("../openapi.json");
 struct App {
     hub: Arc<Hub>,
     max_body: usize,
-    summary: Option<Summary>,
+    playground: Settings,
 }
 
 /// The routes, over a hub; `max_body` bounds request bodies and WebSocket messages (bytes),
-/// but for the playground's, which take a pack ([`MAX_PLAYGROUND_BODY`]); `summary` is what
-/// the playground shows of a pack under its board, as `ply show` does.
-pub fn router(hub: Arc<Hub>, max_body: usize, summary: Option<Summary>) -> Router {
+/// but for the playground's, which take a pack ([`MAX_PLAYGROUND_BODY`]) and are checked
+/// with `playground`'s settings.
+pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
     let pasted = DefaultBodyLimit::max(MAX_PLAYGROUND_BODY.max(max_body));
     Router::new()
         .route("/", get(index))
@@ -47,7 +47,7 @@ pub fn router(hub: Arc<Hub>, max_body: usize, summary: Option<Summary>) -> Route
         .route("/games/{id}/layout", get(layout))
         .route("/games/{id}/seat", post(seat))
         .route("/games/{id}/record", get(record))
-        .route("/playground/check", post(check).layer(pasted.clone()))
+        .route("/playground/check", post(check).layer(pasted))
         .route("/playground/games", post(create_pasted).layer(pasted))
         .route("/openapi.json", get(openapi))
         .route("/packs", get(packs))
@@ -64,7 +64,7 @@ pub fn router(hub: Arc<Hub>, max_body: usize, summary: Option<Summary>) -> Route
         .with_state(App {
             hub,
             max_body,
-            summary,
+            playground,
         })
 }
 
@@ -220,7 +220,7 @@ async fn check(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> Re
     let folder = app.hub.packs_dir().to_path_buf();
     answer(
         200,
-        crate::playground::check(folder, req, app.summary).await,
+        crate::playground::check(folder, req, app.playground).await,
     )
 }
 
@@ -229,7 +229,7 @@ async fn create_pasted(State(app): State<App>, raw: Result<Bytes, BytesRejection
         Ok(r) => r,
         Err(r) => return refusal(r),
     };
-    answer(201, app.hub.create_pasted(req).await)
+    answer(201, app.hub.create_pasted(req, app.playground).await)
 }
 
 async fn state(State(app): State<App>, Path(id): Path<String>) -> Response {

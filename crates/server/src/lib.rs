@@ -58,6 +58,8 @@ pub struct Config {
     /// What the playground shows of a pack under its board (`ply show`'s summary, which the
     /// CLI gives); `None`: the board only.
     pub summary: Option<playground::Summary>,
+    /// The longest the playground may take to load and try a pasted pack.
+    pub check_time: Duration,
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -73,6 +75,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(30),
             keep_idle_games: Duration::from_secs(600),
             summary: None,
+            check_time: playground::CHECK_TIME,
         }
     }
 }
@@ -153,7 +156,14 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
         addr,
         store,
         tcp,
-        router: http::router(hub, config.max_body, config.summary),
+        router: http::router(
+            hub,
+            config.max_body,
+            playground::Settings {
+                summary: config.summary,
+                time: config.check_time,
+            },
+        ),
         max_connections: config.max_connections,
         idle_timeout: config.idle_timeout,
     })

@@ -45,6 +45,15 @@ static CHECKS: Semaphore = Semaphore::const_new(MAX_CHECKS_AT_ONCE);
 /// playground shows the board only).
 pub type Summary = fn(&Pack) -> String;
 
+/// How the playground checks pasted packs.
+#[derive(Copy, Clone, Debug)]
+pub struct Settings {
+    /// What the playground shows of a pack under its board.
+    pub summary: Option<Summary>,
+    /// The longest a check may take ([`CHECK_TIME`] by default).
+    pub time: Duration,
+}
+
 /// Refuses a text too long (413) or nested too deeply (422), before any parser sees it.
 pub fn bounds(text: &str) -> Result<(), Refusal> {
     if text.len() > MAX_PACK_TEXT {
@@ -244,14 +253,22 @@ fn smoke(pack: &Pack) -> Result<(), String> {
 pub async fn check(
     folder: PathBuf,
     req: PastedPack,
-    summary: Option<Summary>,
+    settings: Settings,
 ) -> Result<PackCheck, Refusal> {
-    run_bounded(folder, req, summary).await.map(|(r, _)| r)
+    run_bounded(folder, req, settings).await.map(|(r, _)| r)
 }
 
 /// Loads a pasted pack to start a game of it: the pack, or 422 with every problem.
-pub async fn load_checked(folder: PathBuf, req: &PastedPack) -> Result<Pack, Refusal> {
-    let (report, pack) = run_bounded(folder, req.clone(), None).await?;
+pub async fn load_checked(
+    folder: PathBuf,
+    req: &PastedPack,
+    settings: Settings,
+) -> Result<Pack, Refusal> {
+    let settings = Settings {
+        summary: None,
+        ..settings
+    };
+    let (report, pack) = run_bounded(folder, req.clone(), settings).await?;
     pack.ok_or_else(|| {
         let text: String = report
             .diagnostics
@@ -267,7 +284,7 @@ pub async fn load_checked(folder: PathBuf, req: &PastedPack) -> Result<Pack, Ref
 async fn run_bounded(
     folder: PathBuf,
     req: PastedPack,
-    summary: Option<Summary>,
+    settings: Settings,
 ) -> Result<(PackCheck, Option<Pack>), Refusal> {
     bounds(&req.text)?;
     let busy = || {
@@ -280,20 +297,20 @@ async fn run_bounded(
         let permit = CHECKS.acquire().await.map_err(|_| busy())?;
         let folder = Arc::new(folder);
         let task = tokio::task::spawn_blocking(move || {
-            let out = check_now(&folder, &req, summary);
+            let out = check_now(&folder, &req, settings.summary);
             drop(permit);
             out
         });
         task.await
             .map_err(|_| Refusal::new(500, "checking the pack failed"))
     };
-    match tokio::time::timeout(CHECK_TIME, work).await {
+    match tokio::time::timeout(settings.time, work).await {
         Ok(r) => r,
         Err(_) => Err(Refusal::new(
             422,
             format!(
-                "loading and trying the pack took longer than {} s, the limit for a pasted pack",
-                CHECK_TIME.as_secs()
+                "loading and trying the pack took longer than {:.1} s, the limit for a pasted pack",
+                settings.time.as_secs_f64()
             ),
         )),
     }
