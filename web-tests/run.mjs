@@ -93,9 +93,21 @@ async function newPage(viewport = { width: 1100, height: 800 }) {
   return page;
 }
 
+/** Waits until `fn(arg)` holds in the page. (Polled with `evaluate`: the pages' Content
+ * Security Policy forbids the string evaluation that `waitForFunction` uses in some
+ * playwright versions, and the tests keep that policy in force.) */
+async function until(page, fn, arg, timeout = 15000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await page.evaluate(fn, arg)) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${fn} (${arg})`);
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+}
+
 /** Waits until the page shows version `v` (or later). */
 async function atVersion(page, v) {
-  await page.waitForFunction((v) => Number(document.body.dataset.version) >= v, v, { timeout: 15000 });
+  await until(page, (v) => Number(document.body.dataset.version) >= v, v);
 }
 
 /** The pieces a page shows, as the server's `board.cells` has them (holes `null`). */
@@ -186,7 +198,7 @@ const scenarios = {
     const targets = await pages.A.$$eval('.cell.target', (bs) => bs.map((b) => b.dataset.cell).sort());
     assert.deepEqual(targets, ['d7', 'e8', 'f7'], 'the legal targets of e7 are shown');
     await pages.A.click('.cell[data-cell="e6"]');
-    await pages.A.waitForFunction(() => document.body.dataset.refusals === '1');
+    await until(pages.A, () => document.body.dataset.refusals === '1');
     const why = await pages.A.textContent('#message');
     assert.match(why, /e7-e6 is refused: .*\(rule /, why);
     assert.deepEqual(await shownBoard(pages.A), before, 'the illegal try changed nothing');
@@ -225,7 +237,7 @@ const scenarios = {
     await atVersion(pages.B, 1);
     const port = new URL(server.url).port;
     await killServer();
-    await pages.B.waitForFunction(() => document.body.dataset.connected === 'false');
+    await until(pages.B, () => document.body.dataset.connected === 'false');
     await pages.B.waitForSelector('#connection:text("reconnecting")');
     await startServer(port);
     // A move made while B is away (through the API, with B's own token)...
@@ -234,7 +246,7 @@ const scenarios = {
     // ... shows in both pages once they are back, and B still holds its seat.
     for (const p of Object.values(pages)) {
       await atVersion(p, 2);
-      await p.waitForFunction(() => document.body.dataset.connected === 'true');
+      await until(p, () => document.body.dataset.connected === 'true');
       await sameAsServer(p, g.id);
     }
     await play(pages.A, ['a6', 'a5'], 2);
@@ -327,7 +339,7 @@ const scenarios = {
     await atVersion(board, 2); // the random player answered
     const st = (await api('GET', `/games/${await page.evaluate(() => document.body.dataset.game)}`)).body;
     assert.equal(st.pack.name, 'pasted');
-    await board.waitForFunction(() => document.body.dataset.version === '2');
+    await until(board, () => document.body.dataset.version === '2');
   },
 };
 

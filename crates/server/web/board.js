@@ -333,9 +333,11 @@
         const code = document.querySelector(`.cell[data-cell="${name}"]`).dataset.piece;
         const mine = code && pieceByCode()[code] && pieceByCode()[code].owner === page.seat;
         // A piece of one's own with no move is selected all the same: the server says why
-        // when it is moved. Any other cell is tried as a one-cell move (a placement).
+        // when it is moved. Where one-cell moves (placements) are played, any other cell is
+        // tried as one, and the server says why not.
         if (mine) { page.prefix = [name]; highlight(); return; }
-        submit([name]);
+        if (st.legal_paths.some((p) => p.length === 1)) { submit([name]); return; }
+        message('Choose one of your pieces first.');
         return;
       }
       if (starts.some((p) => p.length === 1) && !starts.some((p) => p.length > 1)) { submit([name]); return; }

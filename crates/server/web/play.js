@@ -102,7 +102,9 @@
         head, Ply.el('pre', { text: d.rendered }));
     }));
     gutter(report.diagnostics);
-    $('show').textContent = report.show || '';
+    // A pack that does not load keeps the last view of one that did, marked as such.
+    if (report.show) $('show').textContent = report.show;
+    $('show').classList.toggle('stale', !report.show);
     const shape = JSON.stringify(report.options);
     if (report.ok && shape !== optionsShown) {
       optionsShown = shape;
