@@ -85,11 +85,17 @@ try {
 }
 
 const problems = [];
+const contexts = [];
 async function newPage(viewport = { width: 1100, height: 800 }) {
   const context = await browser.newContext({ viewport });
+  contexts.push(context);
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error' && !/status of 4\d\d/.test(m.text())) problems.push(`console: ${m.text()}`); });
+  // Refused requests (4xx) and connections refused while the server is down are expected;
+  // any other error in the console is a problem.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 4\d\d|net::ERR_CONNECTION_REFUSED/.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
   return page;
 }
 
@@ -239,6 +245,8 @@ const scenarios = {
     await killServer();
     await until(pages.B, () => document.body.dataset.connected === 'false');
     await pages.B.waitForSelector('#connection:text("reconnecting")');
+    // Down long enough for some attempts to reconnect to fail.
+    await new Promise((ok) => setTimeout(ok, 800));
     await startServer(port);
     // A move made while B is away (through the API, with B's own token)...
     const moved = await api('POST', `/games/${g.id}/moves`, { token: g.seats.B, version: 1, move: 'a3-a4' });
@@ -359,6 +367,7 @@ try {
       failed++;
       console.log(`FAIL  ${name}: ${e.stack || e}`);
     }
+    for (const c of contexts.splice(0)) await c.close();
     if (problems.length) {
       failed++;
       console.log(`FAIL  ${name}: the pages reported errors:\n  ${problems.join('\n  ')}`);

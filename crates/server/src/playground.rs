@@ -3,7 +3,9 @@
 //!
 //! A pasted pack is untrusted. Before the loader sees it, its size and its nesting of `[` and
 //! `{` are bounded ([`MAX_PACK_TEXT`], [`MAX_NESTING`]); the loader bounds the board (the
-//! kernel's 16x16), expressions ([`ply_lang::MAX_EXPR_DEPTH`]) and hop chains; its `extends`
+//! kernel's 16x16), expressions ([`ply_lang::MAX_EXPR_DEPTH`]) and hop chains, and once loaded
+//! its kinds, move patterns and zones are counted ([`MAX_KINDS`], [`MAX_PATTERNS`],
+//! [`MAX_ZONES`]) before it is played; its `extends`
 //! may only name a pack of the server's folder ([`ply_lang::load_str_confined`]). Loading and
 //! trying it run on a blocking thread, at most [`MAX_CHECKS_AT_ONCE`] at once, and the answer
 //! waits at most [`CHECK_TIME`]: past it the request is answered 422 (the thread finishes
@@ -38,6 +40,12 @@ pub const SMOKE_PLAYOUTS: u32 = 5;
 pub const SMOKE_MAX_PLIES: u32 = 300;
 /// The most move sequences a check counts from the start.
 pub const SMOKE_NODES: u64 = 20_000;
+/// The most kinds of piece a pasted pack may have.
+pub const MAX_KINDS: usize = 64;
+/// The most move patterns a pasted pack may have, all kinds together.
+pub const MAX_PATTERNS: usize = 256;
+/// The most zones a pasted pack may have.
+pub const MAX_ZONES: usize = 64;
 
 static CHECKS: Semaphore = Semaphore::const_new(MAX_CHECKS_AT_ONCE);
 
@@ -125,7 +133,7 @@ fn check_now(
     folder: &std::path::Path,
     req: &PastedPack,
     summary: Option<Summary>,
-) -> (PackCheck, Option<Pack>) {
+) -> Result<(PackCheck, Option<Pack>), Refusal> {
     let name = format!("{PASTED_NAME}.toml");
     let options = options_of(&req.options);
     let loaded = catch_unwind(AssertUnwindSafe(|| {
@@ -140,7 +148,7 @@ fn check_now(
     let pack = match loaded {
         Err(_) => {
             let d = Diagnostic::error(None, "the loader crashed on this pack");
-            return (failed(diagnostic(&d, &Sources::default())), None);
+            return Ok((failed(diagnostic(&d, &Sources::default())), None));
         }
         Ok(Err(e)) => {
             let report = PackCheck {
@@ -153,10 +161,23 @@ fn check_now(
                 show: None,
                 options: Vec::new(),
             };
-            return (report, None);
+            return Ok((report, None));
         }
         Ok(Ok(p)) => p,
     };
+    let core = pack.rules.core();
+    for (what, n, max) in [
+        ("kinds of piece", core.kind_count(), MAX_KINDS),
+        ("move patterns", pack.rules.pattern_count(), MAX_PATTERNS),
+        ("zones", core.zones().len(), MAX_ZONES),
+    ] {
+        if n > max {
+            return Err(Refusal::new(
+                422,
+                format!("the pack has {n} {what}; a pasted pack may have at most {max}"),
+            ));
+        }
+    }
     let mut diagnostics: Vec<PackDiagnostic> = pack
         .warnings
         .iter()
@@ -179,7 +200,7 @@ fn check_now(
         show: Some(show),
         options: pack_options(&pack),
     };
-    (report, ok.then_some(pack))
+    Ok((report, ok.then_some(pack)))
 }
 
 /// `ply show`'s text: the name, the board, the position string, then the summary.
@@ -302,7 +323,7 @@ async fn run_bounded(
             out
         });
         task.await
-            .map_err(|_| Refusal::new(500, "checking the pack failed"))
+            .map_err(|_| Refusal::new(500, "checking the pack failed"))?
     };
     match tokio::time::timeout(settings.time, work).await {
         Ok(r) => r,

@@ -369,6 +369,17 @@ async fn the_playground_checks_pasted_packs_within_limits() {
         "no server path shown: {body}"
     );
 
+    // Counted once loaded: more zones than a pasted pack may have (65 and the burrow).
+    let zones: String = (0..=playground::MAX_ZONES)
+        .map(|i| format!("[zones.z{i}]\ncells = \"a1\"\n"))
+        .collect();
+    let (status, body) = check(&mut c, &format!("{}\n{zones}", base.text)).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body.contains("the pack has 66 zones; a pasted pack may have at most 64"),
+        "{body}"
+    );
+
     // A check starts no game.
     let with_engine = PastedPack {
         engine: Some(EngineSeat {
