@@ -236,7 +236,7 @@ const scenarios = {
     return `${st.moves.length} moves`;
   },
 
-  async 'a page that loses its connection reconnects and catches up'() {
+  async 'a page that loses its connection reconnects and catches up; a move taken back by agreement'() {
     const { body: g } = await api('POST', '/games', { pack: 'jungle' });
     const pages = await openSeats(g.id, g.seats);
     await play(pages.A, ['a7', 'a6'], 0);
@@ -261,6 +261,18 @@ const scenarios = {
     await play(pages.B, ['g3', 'g4'], 3);
     for (const p of Object.values(pages)) { await atVersion(p, 4); await sameAsServer(p, g.id); }
     assert.equal(await pages.B.textContent('#you'), 'You play B.');
+    // B asks to take back g3-g4; A sees the request and agrees.
+    await pages.B.click('#undo-ask');
+    await atVersion(pages.A, 5);
+    assert.match(await pages.A.textContent('#undo-note'), /B asks to take back g3-g4/);
+    assert.ok(await pages.B.isHidden('#undo-accept'), 'one cannot accept one\'s own request');
+    await pages.A.click('#undo-accept');
+    for (const p of Object.values(pages)) {
+      await atVersion(p, 6);
+      const st = await sameAsServer(p, g.id);
+      assert.deepEqual(st.moves, ['a7-a6', 'a3-a4', 'a6-a5']);
+      assert.equal(await p.getAttribute('.cell[data-cell="g3"]', 'data-piece'), 'BR');
+    }
   },
 
   async 'a phone-sized page is played with the keyboard alone'() {
@@ -287,6 +299,11 @@ const scenarios = {
     await atVersion(page, 1);
     await sameAsServer(page, g.id);
     assert.deepEqual(await page.$$eval('.cell.last', (bs) => bs.map((b) => b.dataset.cell).sort()), ['a6', 'a7']);
+    // Turned upside down, the board shows the same position, g1 first.
+    await page.click('#flip');
+    assert.equal(await page.$eval('.cell', (b) => b.dataset.cell), 'g1');
+    await sameAsServer(page, g.id);
+    assert.equal(await page.$$eval('.cell.last', (bs) => bs.length), 2);
   },
 
   async 'a tampered seat link is refused and shows no seat'() {

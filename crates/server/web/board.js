@@ -18,6 +18,7 @@
     ws: null,
     retry: 0,
     busy: false,
+    flipped: false, // drawn upside down (the last row at the top)
   };
 
   if (!gameId) setup(); else open();
@@ -89,6 +90,11 @@
     show(st.body);
     connect();
     $('finish').addEventListener('click', () => submit(page.prefix));
+    $('flip').addEventListener('click', () => {
+      page.flipped = !page.flipped;
+      drawBoard();
+      if (page.state) { const st = page.state; page.state = null; show(st); }
+    });
     $('pass').addEventListener('click', () => submit([]));
     $('undo-ask').addEventListener('click', () => undo('ask'));
     $('undo-accept').addEventListener('click', () => undo('accept'));
@@ -155,13 +161,16 @@
       return cell ? cell.name.replace(/^[^0-9]+/, '') : '';
     };
     const corner = () => Ply.el('div', { class: 'coord', 'aria-hidden': 'true' });
+    const turn = (i, n) => (page.flipped ? n - 1 - i : i);
     const colRow = () => [corner(), ...Array.from({ length: L.cols }, (_, c) =>
-      Ply.el('div', { class: 'coord', 'aria-hidden': 'true', text: colName(c) })), corner()];
+      Ply.el('div', { class: 'coord', 'aria-hidden': 'true', text: colName(turn(c, L.cols)) })), corner()];
     board.append(...colRow());
     let first = true;
-    for (let r = 0; r < L.rows; r++) {
+    for (let i = 0; i < L.rows; i++) {
+      const r = turn(i, L.rows);
       board.append(Ply.el('div', { class: 'coord', 'aria-hidden': 'true', text: rowName(r) }));
-      for (let c = 0; c < L.cols; c++) {
+      for (let j = 0; j < L.cols; j++) {
+        const c = turn(j, L.cols);
         const cell = L.cells[r][c];
         if (!cell) { board.append(Ply.el('div', { class: 'hole', 'aria-hidden': 'true' })); continue; }
         const b = Ply.el('button', {
@@ -208,8 +217,9 @@
   }
 
   function arrows(ev, r, c) {
-    const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
+    let d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
     if (!d) return;
+    if (page.flipped) d = [-d[0], -d[1]];
     ev.preventDefault();
     const L = page.layout;
     let [nr, nc] = [r + d[0], c + d[1]];
