@@ -306,6 +306,39 @@ const scenarios = {
     assert.equal(await page.$$eval('.cell.last', (bs) => bs.length), 2);
   },
 
+  async 'a placement and a move with a second part are entered by clicking'() {
+    // Connect Four: one click places (the server says where the piece may go).
+    const { body: c4 } = await api('POST', '/games', { pack: 'connect_four' });
+    const first = c4.players[0];
+    const page = await newPage();
+    await page.goto(`${server.url}/?game=${c4.id}#token=${c4.seats[first]}`);
+    await page.waitForSelector(`#you:text("You play ${first}.")`);
+    const [cell] = c4.legal_paths.find((p) => p.length === 1);
+    await page.click(`.cell[data-cell="${cell}"]`);
+    await atVersion(page, 1);
+    await sameAsServer(page, c4.id);
+    // A cell where nothing may be placed is tried all the same, and refused with a reason.
+    const st1 = (await api('GET', `/games/${c4.id}`)).body;
+    const seat2 = await newPage();
+    await seat2.goto(`${server.url}/?game=${c4.id}#token=${c4.seats[c4.players[1]]}`);
+    await seat2.waitForSelector(`#you:text("You play ${c4.players[1]}.")`);
+    const legal = new Set(st1.legal_paths.map((p) => p[0]));
+    const wrong = await seat2.$$eval('.cell', (bs) => bs.map((b) => b.dataset.cell));
+    await seat2.click(`.cell[data-cell="${wrong.find((c) => !legal.has(c))}"]`);
+    await until(seat2, () => document.body.dataset.refusals === '1');
+    assert.match(await seat2.textContent('#message'), /is refused: /);
+    assert.equal((await api('GET', `/games/${c4.id}`)).body.version, 1);
+    // Amazons: a queen move, then the arrow's cell, three clicks.
+    const { body: am } = await api('POST', '/games', { pack: 'amazons' });
+    const a = await newPage();
+    await a.goto(`${server.url}/?game=${am.id}#token=${am.seats[am.players[0]]}`);
+    await a.waitForSelector(`#you:text("You play ${am.players[0]}.")`);
+    const path = am.legal_paths.find((p) => p.length === 3);
+    await play(a, path, 0);
+    const st = await sameAsServer(a, am.id);
+    assert.deepEqual(st.last_path, path);
+  },
+
   async 'a tampered seat link is refused and shows no seat'() {
     const { body: g } = await api('POST', '/games', { pack: 'jungle' });
     const page = await newPage();
