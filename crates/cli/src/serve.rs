@@ -50,6 +50,8 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         max_connections: args.max_connections,
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
         keep_idle_games: std::time::Duration::from_secs(args.keep_games),
+        summary: Some(crate::show::summary),
+        check_time: ply_server::playground::CHECK_TIME,
     };
     let mut said = Ok(());
     let served = ply_server::serve_blocking(&config, |server| {

@@ -116,7 +116,7 @@ fn table_at<'t>(t: &'t mut Table, path: &[&str]) -> Option<&'t mut Table> {
 
 /// Applies the `NAME = false` of a variant: the inherited rule is removed from the base, and
 /// a name the base does not have is an error (it would otherwise leave the rule meant on).
-fn switch_off(base: &mut Table, over: &mut Table, diags: &mut Vec<Diagnostic>) {
+pub(crate) fn switch_off(base: &mut Table, over: &mut Table, diags: &mut Vec<Diagnostic>) {
     for (path, what) in SWITCHABLE {
         let Some(over_t) = table_at(over, path) else {
             continue;

@@ -55,6 +55,7 @@
 #![deny(missing_docs)]
 
 mod check;
+mod confined;
 mod diag;
 mod input;
 mod lints;
@@ -67,8 +68,9 @@ pub mod tree;
 mod write;
 
 pub use check::{MAX_EXPR_NODES, OptionValue};
+pub use confined::{MAX_EXTENDS_DEPTH, load_str_confined};
 pub use diag::{Diagnostic, LoadError, Loc, Severity, SourceFile, Sources};
 pub use options::{OptionArg, Options};
 pub use pack::{Pack, load, load_str, load_str_with, load_with};
-pub use read::{Evaluation, OptionInfo};
+pub use read::{Display, Evaluation, MAX_GLYPH_CHARS, OptionInfo, Style};
 pub use syntax::MAX_EXPR_DEPTH;

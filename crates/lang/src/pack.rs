@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, LoadError, Severity, Sources, collapse};
 use crate::input;
 use crate::lints;
 use crate::options::Options;
-use crate::read::{Evaluation, OptionInfo, Reader};
+use crate::read::{Display, Evaluation, OptionInfo, Reader};
 use crate::tree::{self, Table};
 use crate::write;
 use ply_kernel::Rules;
@@ -33,6 +33,8 @@ pub struct Pack {
     /// What `[eval]` declares, evaluated for every piece on every cell (`None` without the
     /// section: the engines count pieces).
     pub eval: Option<Evaluation>,
+    /// What `[display]` asks of a graphical front end (empty without the section).
+    pub display: Display,
 }
 
 impl Pack {
@@ -83,7 +85,7 @@ pub fn load_str_with(name: &str, text: &str, options: &Options) -> Result<Pack, 
     finish(tree, options, sources, diags)
 }
 
-fn finish(
+pub(crate) fn finish(
     tree: Option<Table>,
     set: &Options,
     sources: Sources,
@@ -126,6 +128,7 @@ fn finish(
                 }
             };
             warnings.extend(lints::immobile(&rules, &reader.locs));
+            let display = std::mem::take(&mut reader.display);
             warnings.extend(diags);
             let resolved = write::resolved_toml(&tree, &options);
             Ok(Pack {
@@ -135,6 +138,7 @@ fn finish(
                 sources,
                 resolved,
                 eval,
+                display,
             })
         }
         Err(errors) => {

@@ -108,6 +108,7 @@ async fn pair(addr: SocketAddr, pack: String, seed: u64, deadline: Instant) -> O
                 &CreateGame {
                     pack: pack.clone(),
                     options: Default::default(),
+                    engine: None,
                 },
             )
             .await

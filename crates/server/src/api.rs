@@ -74,13 +74,30 @@ pub struct CreateGame {
     /// Option values; those not given keep their defaults.
     #[serde(default)]
     pub options: BTreeMap<String, OptionJson>,
+    /// An engine for the server to play one seat with; without it, both seats are people's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineSeat>,
+}
+
+/// An engine the server plays a seat with, for as long as the server runs (an engine is not
+/// stored: after a restart, its seat waits).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSeat {
+    /// The player, as `ply play --vs` reads it: `random`, `mcts:0.5s`, `alphabeta:depth=4`...
+    /// A move is given at most [`crate::bots::MAX_ENGINE_TIME`], and two threads.
+    pub player: String,
+    /// The seat it plays (a player's name); the second player when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<String>,
 }
 
 /// The answer to `POST /games`: the game's state and the seats' secret tokens. Give each
 /// player their own token; whoever holds a seat's token plays that seat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CreatedGame {
-    /// Each player's secret token, by player name (128 random bits, hex).
+    /// Each player's secret token, by player name (128 random bits, hex); a seat an engine
+    /// plays is not listed.
     pub seats: BTreeMap<String, String>,
     /// The state (version 0).
     #[serde(flatten)]
@@ -112,8 +129,17 @@ pub struct GameState {
     pub winner: Option<String>,
     /// The legal moves of the side to move, in notation (`a7-a6`, `c3xc5`).
     pub legal_moves: Vec<String>,
+    /// The same moves as paths of cells, in the same order: origin, every cell landed on,
+    /// then a second part's cell (`["c1", "c3", "e3"]`); one cell for a placement, none for a
+    /// pass. A board draws a piece's targets from them, without reading notation.
+    #[serde(default)]
+    pub legal_paths: Vec<Vec<String>>,
     /// The moves played so far (and not taken back), in notation, oldest first.
     pub moves: Vec<String>,
+    /// The last of them as a path of cells (as in `legal_paths`), to mark it; `null` before
+    /// the first move.
+    #[serde(default)]
+    pub last_path: Option<Vec<String>>,
     /// A pending request to take back the last move, if any.
     pub undo_request: Option<UndoOffer>,
 }
@@ -253,4 +279,157 @@ pub enum ServerMessage {
         /// [`ErrorBody`].
         body: serde_json::Value,
     },
+}
+
+/// `GET /games/{id}/layout`: what a board needs to draw a game of any pack, with no code per
+/// game: the cells and their names, the zones and their marks, the pieces' codes and owners,
+/// and the colours and glyphs the pack's `[display]` asks for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Layout {
+    /// The game's name.
+    pub game: String,
+    /// The players, first to move first.
+    pub players: Vec<LayoutPlayer>,
+    /// Rows, as in [`Board`].
+    pub rows: usize,
+    /// Columns, as in [`Board`].
+    pub cols: usize,
+    /// `cells[row][col]`, row 0 at the top as in [`Board`]; `null` for a hole.
+    pub cells: Vec<Vec<Option<LayoutCell>>>,
+    /// The zones; an owned zone is one entry per owner.
+    pub zones: Vec<LayoutZone>,
+    /// Every piece that may appear, by code.
+    pub pieces: Vec<LayoutPiece>,
+}
+
+/// A player, as a board draws it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayoutPlayer {
+    /// The name (seats are named after it).
+    pub name: String,
+    /// The symbol that begins the codes of the player's pieces.
+    pub symbol: String,
+    /// The colour the pack asks for, `#rgb` or `#rrggbb`.
+    pub colour: Option<String>,
+}
+
+/// A cell of the board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayoutCell {
+    /// Its name in notation (`a7`).
+    pub name: String,
+    /// The zones that hold it, as indices into [`Layout::zones`].
+    pub zones: Vec<usize>,
+}
+
+/// A zone, or one owner's part of an owned zone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayoutZone {
+    /// The zone's name.
+    pub name: String,
+    /// The owner, for a part of an owned zone.
+    pub owner: Option<String>,
+    /// The mark the pack gives it (one character), if any.
+    pub mark: Option<String>,
+    /// The colour the pack asks for.
+    pub colour: Option<String>,
+    /// The glyph the pack asks for instead of the mark.
+    pub glyph: Option<String>,
+}
+
+/// A piece: a kind and an owner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LayoutPiece {
+    /// Its code, as in [`Board::cells`] (`AL`).
+    pub code: String,
+    /// The kind's name.
+    pub kind: String,
+    /// The kind's letter.
+    pub letter: String,
+    /// The owner's name.
+    pub owner: String,
+    /// The glyph the pack asks for instead of the letter.
+    pub glyph: Option<String>,
+    /// The colour the pack asks for.
+    pub colour: Option<String>,
+}
+
+/// `POST /playground/check` and `POST /playground/games`: a pack as text, as pasted in the
+/// playground. It is untrusted: see [`crate::playground`] for its limits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PastedPack {
+    /// The pack's TOML; its `extends` may only name a pack of the server's folder.
+    pub text: String,
+    /// Option values; those not given keep their defaults.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionJson>,
+    /// For `POST /playground/games`: an engine to play one seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineSeat>,
+}
+
+/// The answer to `POST /playground/check`: what `ply validate` and `ply show` say of the text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PackCheck {
+    /// Whether the pack loads and plays (a game may be started from it).
+    pub ok: bool,
+    /// Every problem found, errors first.
+    pub diagnostics: Vec<PackDiagnostic>,
+    /// `ply show`'s view of the pack (board, pieces, zones, rules), when it loads.
+    pub show: Option<String>,
+    /// The options the pack declares, when it loads.
+    pub options: Vec<PackOption>,
+}
+
+/// One problem of a pack, located as `ply validate --json` locates it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PackDiagnostic {
+    /// `error` or `warning`.
+    pub severity: String,
+    /// What is wrong.
+    pub message: String,
+    /// The file: the pasted text's name, or a pack of the server's folder it extends; `null`
+    /// when the problem has no place.
+    pub file: Option<String>,
+    /// The first line, from 1.
+    pub line: Option<usize>,
+    /// The first column, from 1, in characters.
+    pub column: Option<usize>,
+    /// Where it ends: line.
+    pub end_line: Option<usize>,
+    /// Where it ends: column (one past the last character).
+    pub end_column: Option<usize>,
+    /// The short note under the caret.
+    pub label: Option<String>,
+    /// A hint on how to fix it.
+    pub help: Option<String>,
+    /// The whole diagnostic as `ply validate` prints it.
+    pub rendered: String,
+}
+
+/// `GET /packs/{name}`: a pack's file as it is in the server's folder (for the playground to
+/// start from).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PackText {
+    /// The pack's name.
+    pub name: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// `POST /games/{id}/seat`: which seat a token holds (a page opened from a seat link asks
+/// before it offers to play). The token is sent in the body, never in a URL.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatRequest {
+    /// The token.
+    pub token: String,
+}
+
+/// The answer to `POST /games/{id}/seat`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatAnswer {
+    /// The player whose seat the token holds.
+    pub seat: String,
 }

@@ -7,18 +7,20 @@
 //! judging the same version concurrently store one event; the other request is answered 409.
 
 use crate::api::{
-    Board, Conflict, CreateGame, CreatedGame, ErrorBody, GameState, GameStatus, MoveRequest,
-    MoveText, OptionJson, OptionType, PackInfo, PackList, PackOption, PackRef, ServerMessage,
-    UndoAction, UndoOffer, UndoRequest,
+    Board, Conflict, CreateGame, CreatedGame, EngineSeat, ErrorBody, GameState, GameStatus, Layout,
+    LayoutCell, LayoutPiece, LayoutPlayer, LayoutZone, MoveRequest, MoveText, OptionJson,
+    OptionType, PackInfo, PackList, PackOption, PackRef, PastedPack, ServerMessage, UndoAction,
+    UndoOffer, UndoRequest,
 };
 use crate::store::{Appended, Event, EventKind, NewGame, Store, StoreError};
+use ply_kernel::spec::ZoneCells;
 use ply_kernel::{Cell, Game, KindId, Outcome, Player, Rules, Status, move_text, parse_move};
 use ply_lang::{OptionValue, Options};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
@@ -99,11 +101,14 @@ struct LiveState {
 
 /// The games of one server process and where they are stored.
 pub struct Hub {
+    /// The hub itself, for the engines it starts.
+    me: Weak<Hub>,
     started: Instant,
     store: Box<dyn Store>,
     packs: PathBuf,
     live: Mutex<HashMap<String, Arc<Live>>>,
     rules: Mutex<HashMap<String, Arc<Rules>>>,
+    displays: Mutex<HashMap<String, ply_lang::Display>>,
 }
 
 fn sha256_hex(data: &[u8]) -> String {
@@ -219,7 +224,7 @@ impl LiveState {
             Status::Over(Outcome::Win(p)) => (None, GameStatus::Over, Some(p)),
             Status::Over(Outcome::Draw) => (None, GameStatus::Over, None),
         };
-        let legal_moves = match status {
+        let legal_moves: Vec<String> = match status {
             Status::ToMove(_) => self
                 .game
                 .legal_moves()
@@ -227,6 +232,16 @@ impl LiveState {
                 .unwrap_or_default(),
             _ => Vec::new(),
         };
+        let path_of = |text: &str| -> Vec<String> {
+            parse_move(rules, text)
+                .map(|(cells, _)| cells.iter().map(|&c| g.name(c).to_string()).collect())
+                .unwrap_or_default()
+        };
+        let legal_paths = legal_moves.iter().map(|m| path_of(m)).collect();
+        let last_path = self
+            .game
+            .last_move()
+            .map(|m| path_of(&move_text(rules, &m)));
         let name = |p: Player| core.player_name(p).to_string();
         GameState {
             id: self.meta.id.clone(),
@@ -247,7 +262,9 @@ impl LiveState {
             status: status_word,
             winner: winner.map(name),
             legal_moves,
+            legal_paths,
             moves: self.game.history().map(|m| move_text(rules, &m)).collect(),
+            last_path,
             undo_request: self.undo_ask.and_then(|p| {
                 Some(UndoOffer {
                     by: name(p),
@@ -298,12 +315,14 @@ impl Hub {
     /// A game that nobody has reached for `keep_idle` and nobody watches is dropped from
     /// memory (it is loaded again from the store when next asked for).
     pub fn new(store: Box<dyn Store>, packs: PathBuf, keep_idle: Duration) -> Arc<Hub> {
-        let hub = Arc::new(Hub {
+        let hub = Arc::new_cyclic(|me| Hub {
+            me: me.clone(),
             started: Instant::now(),
             store,
             packs,
             live: Mutex::new(HashMap::new()),
             rules: Mutex::new(HashMap::new()),
+            displays: Mutex::new(HashMap::new()),
         });
         if let Some(mut changes) = hub.store.changes() {
             let weak = Arc::downgrade(&hub);
@@ -421,22 +440,31 @@ impl Hub {
                     .collect(),
                 rows: pack.rules.geometry().rows(),
                 cols: pack.rules.geometry().cols(),
-                options: pack
-                    .options
-                    .iter()
-                    .map(|o| PackOption {
-                        name: o.name.clone(),
-                        ty: match o.default {
-                            OptionValue::Bool(_) => OptionType::Bool,
-                            OptionValue::Int(_) => OptionType::Int,
-                        },
-                        default: json_of(o.default),
-                        doc: o.doc.clone(),
-                    })
-                    .collect(),
+                options: pack_options(&pack),
             });
         }
         Ok(PackList { packs })
+    }
+
+    /// `GET /packs/{name}`: the pack's file, as it is.
+    pub fn pack_text(&self, name: &str) -> Result<crate::api::PackText, Refusal> {
+        if !valid_pack_name(name) {
+            return Err(Refusal::new(
+                400,
+                format!("`{name}` is not a pack name: a name is letters, digits, `_` and `-`"),
+            ));
+        }
+        let path = self.packs.join(format!("{name}.toml"));
+        let text = std::fs::read_to_string(&path).map_err(|_| {
+            Refusal::new(
+                404,
+                format!("there is no pack named `{name}` (GET /packs lists them)"),
+            )
+        })?;
+        Ok(crate::api::PackText {
+            name: name.to_string(),
+            text,
+        })
     }
 
     /// `POST /games`.
@@ -461,34 +489,51 @@ impl Hub {
                 ),
             ));
         }
-        let options: Options = req
-            .options
-            .iter()
-            .map(|(n, v)| {
-                (
-                    n.clone(),
-                    match *v {
-                        OptionJson::Bool(b) => OptionValue::Bool(b),
-                        OptionJson::Int(i) => OptionValue::Int(i),
-                    },
-                )
-            })
-            .collect();
+        let options = options_of(&req.options);
         // The pack file's own name, so that `extends` is found beside it.
         let pack = std::panic::catch_unwind(|| ply_lang::load_with(&path, &options))
             .map_err(|_| Refusal::new(422, "the pack's loader crashed"))?
             .map_err(|e| Refusal::new(422, e.render(false)))?;
-        // The resolved text is the game's pack from now on: it must load by itself, to the
-        // same rules.
+        check_resolved(&req.pack, &pack)?;
+        self.start(&req.pack, &req.options, &pack, req.engine.as_ref())
+            .await
+    }
+
+    /// `POST /playground/games`: a game of a pasted pack, checked as `POST /playground/check`
+    /// checks it.
+    pub async fn create_pasted(
+        &self,
+        req: PastedPack,
+        settings: crate::playground::Settings,
+    ) -> Result<CreatedGame, Refusal> {
+        let pack = crate::playground::load_checked(self.packs.clone(), &req, settings).await?;
+        self.start(
+            crate::playground::PASTED_NAME,
+            &req.options,
+            &pack,
+            req.engine.as_ref(),
+        )
+        .await
+    }
+
+    /// Stores a new game of a loaded pack (its resolved text checked by [`check_resolved`]),
+    /// with an engine on one seat if asked.
+    async fn start(
+        &self,
+        name: &str,
+        options: &BTreeMap<String, OptionJson>,
+        pack: &ply_lang::Pack,
+        engine: Option<&EngineSeat>,
+    ) -> Result<CreatedGame, Refusal> {
+        let bot = engine
+            .map(|e| crate::bots::read_seat(e, &pack.rules))
+            .transpose()?;
         let resolved = pack.resolved.clone();
-        let name = format!("{}.toml", req.pack);
-        load_panic_safe(&name, &resolved, &Options::new())
-            .map_err(|e| Refusal::new(500, format!("the resolved pack does not load: {e}")))?;
         let tokens = [random_hex(16)?, random_hex(16)?];
         let meta = NewGame {
             id: random_hex(8)?,
-            pack_name: req.pack.clone(),
-            options: serde_json::to_string(&req.options).unwrap_or_default(),
+            pack_name: name.to_string(),
+            options: serde_json::to_string(options).unwrap_or_default(),
             pack_sha256: sha256_hex(resolved.as_bytes()),
             pack_text: resolved,
             token_hashes: [
@@ -504,12 +549,122 @@ impl Hub {
         let st = live.state.lock().await;
         let state = st.view();
         let core = st.rules.core();
-        let seats = Player::ALL
-            .into_iter()
-            .zip(tokens)
-            .map(|(p, t)| (core.player_name(p).to_string(), t))
-            .collect();
+        let mut seats = BTreeMap::new();
+        for (p, t) in Player::ALL.into_iter().zip(tokens) {
+            match &bot {
+                Some((spec, seat)) if *seat == p => crate::bots::spawn(
+                    self.me.clone(),
+                    meta.id.clone(),
+                    t,
+                    p,
+                    spec.clone(),
+                    crate::bots::evaluation(pack),
+                ),
+                _ => {
+                    seats.insert(core.player_name(p).to_string(), t);
+                }
+            }
+        }
         Ok(CreatedGame { seats, state })
+    }
+
+    /// `GET /games/{id}/layout`.
+    pub async fn layout(&self, id: &str) -> Result<Layout, Refusal> {
+        let live = self.live(id).await?;
+        let st = live.state.lock().await;
+        let rules = st.rules.clone();
+        let meta = st.meta.clone();
+        drop(st);
+        let display = self.display_for(&meta)?;
+        Ok(layout_of(&rules, &display))
+    }
+
+    /// `POST /games/{id}/seat`.
+    pub async fn seat(&self, id: &str, token: &str) -> Result<crate::api::SeatAnswer, Refusal> {
+        let live = self.live(id).await?;
+        let st = live.state.lock().await;
+        let seat = st
+            .seat_of(token)
+            .ok_or_else(|| Refusal::new(403, "that token holds no seat of this game"))?;
+        Ok(crate::api::SeatAnswer {
+            seat: st.rules.core().player_name(seat).to_string(),
+        })
+    }
+
+    /// `GET /games/{id}/record`: the game as `ply play --record` writes it (the pack by its
+    /// name in the server's folder, the options set, the result once over, then the moves).
+    pub async fn record(&self, id: &str) -> Result<String, Refusal> {
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        self.refresh(&live, &mut st).await?;
+        let core = st.rules.core();
+        let mut out = format!(
+            "# Ply game record: game {} of ply serve\nPack: {}.toml\n",
+            st.meta.id, st.meta.pack_name
+        );
+        for (name, value) in &st.options {
+            let v = match value {
+                OptionJson::Bool(b) => b.to_string(),
+                OptionJson::Int(i) => i.to_string(),
+            };
+            out.push_str(&format!("Set: {name}={v}\n"));
+        }
+        match st.game.status() {
+            Status::Over(Outcome::Win(p)) => {
+                out.push_str(&format!("Result: {} wins\n", core.player_name(p)));
+            }
+            Status::Over(Outcome::Draw) => out.push_str("Result: draw\n"),
+            Status::Stuck(p) => {
+                out.push_str(&format!(
+                    "Result: no legal move for {}\n",
+                    core.player_name(p)
+                ));
+            }
+            Status::ToMove(_) => {}
+        }
+        out.push('\n');
+        let moves: Vec<String> = st
+            .game
+            .history()
+            .map(|m| move_text(&st.rules, &m))
+            .collect();
+        for pair in moves.chunks(2) {
+            out.push_str(&pair.join(" "));
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
+    /// The position of a game, and its version (for an engine to search).
+    pub(crate) async fn position(&self, id: &str) -> Result<(u64, ply_kernel::Position), Refusal> {
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        self.refresh(&live, &mut st).await?;
+        Ok((st.version, st.game.position().clone()))
+    }
+
+    /// What the stored pack's `[display]` asks for (read again from the stored text: the
+    /// compiled rules do not keep it).
+    fn display_for(&self, meta: &NewGame) -> Result<ply_lang::Display, Refusal> {
+        if let Some(d) = self
+            .displays
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&meta.pack_sha256)
+        {
+            return Ok(d.clone());
+        }
+        let pack = load_panic_safe(
+            &format!("{}.toml", meta.pack_name),
+            &meta.pack_text,
+            &Options::new(),
+        )
+        .map_err(|_| Refusal::new(500, "the game's stored pack does not load"))?;
+        self.displays
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(meta.pack_sha256.clone(), pack.display.clone());
+        Ok(pack.display)
     }
 
     fn rules_for(&self, meta: &NewGame) -> Result<Arc<Rules>, Refusal> {
@@ -812,6 +967,126 @@ fn judge(st: &LiveState, seat: Player, action: &Action<'_>) -> Result<EventKind,
             None => Err(Refusal::new(422, "nobody has asked to take back a move")),
             Some(_) => Ok(EventKind::UndoDecline),
         },
+    }
+}
+
+/// Option values as the loader takes them.
+pub(crate) fn options_of(json: &BTreeMap<String, OptionJson>) -> Options {
+    json.iter()
+        .map(|(n, v)| {
+            (
+                n.clone(),
+                match *v {
+                    OptionJson::Bool(b) => OptionValue::Bool(b),
+                    OptionJson::Int(i) => OptionValue::Int(i),
+                },
+            )
+        })
+        .collect()
+}
+
+/// The resolved text is a game's pack from the moment it starts: it must load by itself.
+pub(crate) fn check_resolved(name: &str, pack: &ply_lang::Pack) -> Result<(), Refusal> {
+    load_panic_safe(&format!("{name}.toml"), &pack.resolved, &Options::new())
+        .map(|_| ())
+        .map_err(|e| Refusal::new(500, format!("the resolved pack does not load: {e}")))
+}
+
+/// The options a pack declares, as the API lists them.
+pub(crate) fn pack_options(pack: &ply_lang::Pack) -> Vec<PackOption> {
+    pack.options
+        .iter()
+        .map(|o| PackOption {
+            name: o.name.clone(),
+            ty: match o.default {
+                OptionValue::Bool(_) => OptionType::Bool,
+                OptionValue::Int(_) => OptionType::Int,
+            },
+            default: json_of(o.default),
+            doc: o.doc.clone(),
+        })
+        .collect()
+}
+
+/// What a board needs to draw a game of these rules.
+pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
+    let core = rules.core();
+    let g = rules.geometry();
+    let player_name = |p: Player| core.player_name(p).to_string();
+    let mut zones = Vec::new();
+    // For each cell index, the zones (entries of `zones`) that hold it.
+    let mut holding: Vec<Vec<usize>> = vec![Vec::new(); ply_kernel::MAX_CELLS];
+    for z in core.zones() {
+        let style = display.zones.get(&z.name).cloned().unwrap_or_default();
+        let parts: Vec<(Option<Player>, ply_kernel::CellSet)> = match &z.cells {
+            ZoneCells::Shared(set) => vec![(None, *set)],
+            ZoneCells::Owned(parts) => Player::ALL
+                .into_iter()
+                .map(|p| (Some(p), parts[p.index()]))
+                .collect(),
+        };
+        for (owner, set) in parts {
+            for c in set.iter() {
+                holding[c.index()].push(zones.len());
+            }
+            zones.push(LayoutZone {
+                name: z.name.clone(),
+                owner: owner.map(player_name),
+                mark: z.mark.map(|m| m.to_string()),
+                colour: style.colour.clone(),
+                glyph: style.glyph.clone(),
+            });
+        }
+    }
+    let cells = (0..g.rows())
+        .map(|r| {
+            (0..g.cols())
+                .map(|c| {
+                    g.cell(r as i64, c as i64).map(|cell| LayoutCell {
+                        name: g.name(cell).to_string(),
+                        zones: holding[cell.index()].clone(),
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let mut pieces = Vec::new();
+    for p in Player::ALL {
+        for k in rules.kinds() {
+            let piece = ply_kernel::Piece::new(k, p);
+            let style = display
+                .pieces
+                .get(rules.kind_name(k))
+                .cloned()
+                .unwrap_or_default();
+            pieces.push(LayoutPiece {
+                code: core.code(piece).to_string(),
+                kind: rules.kind_name(k).to_string(),
+                letter: core.kind_letter(k).to_string(),
+                owner: player_name(p),
+                glyph: style.glyph,
+                colour: style.colour,
+            });
+        }
+    }
+    Layout {
+        game: core.name().to_string(),
+        players: Player::ALL
+            .into_iter()
+            .map(|p| LayoutPlayer {
+                name: player_name(p),
+                symbol: core.player_symbol(p).to_string(),
+                colour: display
+                    .players
+                    .get(core.player_name(p))
+                    .and_then(|s| s.colour.clone()),
+            })
+            .collect(),
+        rows: g.rows(),
+        cols: g.cols(),
+        cells,
+        zones,
+        pieces,
     }
 }
 

@@ -1,7 +1,8 @@
 //! The HTTP and WebSocket routes, and the listener that bounds the number of connections.
 
-use crate::api::{CreateGame, MoveRequest, ServerMessage, UndoRequest};
+use crate::api::{CreateGame, MoveRequest, PastedPack, ServerMessage, UndoRequest};
 use crate::games::{Hub, Refusal};
+use crate::playground::{MAX_PLAYGROUND_BODY, Settings};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -30,12 +31,24 @@ pub const OPENAPI: &str = include_str!("../openapi.json");
 struct App {
     hub: Arc<Hub>,
     max_body: usize,
+    playground: Settings,
 }
 
-/// The routes, over a hub; `max_body` bounds request bodies and WebSocket messages (bytes).
-pub fn router(hub: Arc<Hub>, max_body: usize) -> Router {
+/// The routes, over a hub; `max_body` bounds request bodies and WebSocket messages (bytes),
+/// but for the playground's, which take a pack ([`MAX_PLAYGROUND_BODY`]) and are checked
+/// with `playground`'s settings.
+pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
+    let pasted = DefaultBodyLimit::max(MAX_PLAYGROUND_BODY.max(max_body));
     Router::new()
         .route("/", get(index))
+        .route("/play", get(crate::web::playground))
+        .route("/assets/{file}", get(crate::web::asset))
+        .route("/packs/{name}", get(pack_text))
+        .route("/games/{id}/layout", get(layout))
+        .route("/games/{id}/seat", post(seat))
+        .route("/games/{id}/record", get(record))
+        .route("/playground/check", post(check).layer(pasted))
+        .route("/playground/games", post(create_pasted).layer(pasted))
         .route("/openapi.json", get(openapi))
         .route("/packs", get(packs))
         .route("/games", post(create))
@@ -48,7 +61,11 @@ pub fn router(hub: Arc<Hub>, max_body: usize) -> Router {
             refusal(Refusal::new(405, "this route does not take that method"))
         })
         .layer(DefaultBodyLimit::max(max_body))
-        .with_state(App { hub, max_body })
+        .with_state(App {
+            hub,
+            max_body,
+            playground,
+        })
 }
 
 fn json_response(status: u16, body: &impl Serialize) -> Response {
@@ -96,7 +113,16 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
         .map_err(|e| Refusal::new(400, format!("the request is not the expected JSON: {e}")))
 }
 
-async fn index(State(app): State<App>) -> Response {
+/// `GET /`: the board for a browser (one that accepts `text/html`), else the server's
+/// description in JSON.
+async fn index(State(app): State<App>, headers: HeaderMap) -> Response {
+    let html = headers
+        .get(header::ACCEPT)
+        .and_then(|a| a.to_str().ok())
+        .is_some_and(|a| a.contains("text/html"));
+    if html {
+        return crate::web::board().await;
+    }
     json_response(
         200,
         &serde_json::json!({
@@ -133,6 +159,77 @@ async fn create(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> R
         Err(r) => return refusal(r),
     };
     answer(201, app.hub.create(req).await)
+}
+
+async fn pack_text(State(app): State<App>, Path(name): Path<String>) -> Response {
+    let hub = app.hub.clone();
+    let found = tokio::task::spawn_blocking(move || hub.pack_text(&name))
+        .await
+        .unwrap_or_else(|_| Err(Refusal::new(500, "reading the pack failed")));
+    answer(200, found)
+}
+
+async fn layout(State(app): State<App>, Path(id): Path<String>) -> Response {
+    answer(200, app.hub.layout(&id).await)
+}
+
+async fn seat(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: crate::api::SeatRequest = match body(raw) {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    answer(200, app.hub.seat(&id, &req.token).await)
+}
+
+async fn record(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match app.hub.record(&id).await {
+        Ok(text) => (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("text/plain; charset=utf-8"),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    HeaderValue::from_str(&format!("attachment; filename=\"ply-{id}.txt\""))
+                        .unwrap_or(HeaderValue::from_static("attachment")),
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        Err(r) => refusal(r),
+    }
+}
+
+async fn check(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> Response {
+    let req: PastedPack = match body(raw) {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    if req.engine.is_some() {
+        return refusal(Refusal::new(
+            400,
+            "a check starts no game: `engine` belongs to POST /playground/games",
+        ));
+    }
+    let folder = app.hub.packs_dir().to_path_buf();
+    answer(
+        200,
+        crate::playground::check(folder, req, app.playground).await,
+    )
+}
+
+async fn create_pasted(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> Response {
+    let req: PastedPack = match body(raw) {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    answer(201, app.hub.create_pasted(req, app.playground).await)
 }
 
 async fn state(State(app): State<App>, Path(id): Path<String>) -> Response {

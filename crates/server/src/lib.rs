@@ -22,17 +22,20 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod bots;
 pub mod client;
 pub mod games;
 pub mod http;
+pub mod playground;
 pub mod store;
+pub mod web;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// How to serve.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// The address to listen on (port 0: any free port).
     pub addr: SocketAddr,
@@ -52,6 +55,11 @@ pub struct Config {
     /// How long a game nobody reaches or watches stays in memory (it is loaded again from the
     /// store when next asked for).
     pub keep_idle_games: Duration,
+    /// What the playground shows of a pack under its board (`ply show`'s summary, which the
+    /// CLI gives); `None`: the board only.
+    pub summary: Option<playground::Summary>,
+    /// The longest the playground may take to load and try a pasted pack.
+    pub check_time: Duration,
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -66,6 +74,8 @@ impl Default for Config {
             max_connections: 4096,
             idle_timeout: Duration::from_secs(30),
             keep_idle_games: Duration::from_secs(600),
+            summary: None,
+            check_time: playground::CHECK_TIME,
         }
     }
 }
@@ -146,7 +156,14 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
         addr,
         store,
         tcp,
-        router: http::router(hub, config.max_body),
+        router: http::router(
+            hub,
+            config.max_body,
+            playground::Settings {
+                summary: config.summary,
+                time: config.check_time,
+            },
+        ),
         max_connections: config.max_connections,
         idle_timeout: config.idle_timeout,
     })
@@ -174,7 +191,10 @@ impl Server {
 /// Serves `config` on a new multi-threaded runtime until interrupted (Ctrl-C or SIGTERM);
 /// `ready` is called with the server once it listens (to print its address).
 pub fn serve_blocking(config: &Config, ready: impl FnOnce(&Server)) -> Result<(), ServeError> {
+    // Loading a pasted pack parses and checks it on a blocking thread: give threads the stack
+    // a command's main thread has.
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_stack_size(8 * 1024 * 1024)
         .enable_all()
         .build()?;
     rt.block_on(async {

@@ -519,6 +519,7 @@ async fn a_game_keeps_the_pack_it_started_with() {
                         ply_server::api::OptionJson::Bool(true),
                     )]
                     .into(),
+                    engine: None,
                 },
             )
             .await
@@ -547,6 +548,7 @@ async fn a_game_keeps_the_pack_it_started_with() {
                 &CreateGame {
                     pack: "cats_rabbits".into(),
                     options: Default::default(),
+                    engine: None,
                 },
             )
             .await

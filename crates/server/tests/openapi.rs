@@ -7,8 +7,8 @@ mod common;
 
 use common::*;
 use ply_server::api::{
-    CreateGame, ErrorBody, MoveRequest, MoveText, OptionJson, ServerMessage, UndoAction,
-    UndoRequest,
+    CreateGame, EngineSeat, ErrorBody, MoveRequest, MoveText, OptionJson, PastedPack, SeatRequest,
+    ServerMessage, UndoAction, UndoRequest,
 };
 use ply_server::client::Client;
 use serde_json::Value;
@@ -172,6 +172,7 @@ async fn the_openapi_file_describes_what_the_server_does() {
             &CreateGame {
                 pack: "cats_rabbits".into(),
                 options: [("multi_hop".to_string(), OptionJson::Bool(true))].into(),
+                engine: None,
             },
         )
         .await
@@ -278,12 +279,73 @@ async fn the_openapi_file_describes_what_the_server_does() {
     let create_req = CreateGame {
         pack: "cats_rabbits".into(),
         options: [("multi_hop".to_string(), OptionJson::Int(1))].into(),
+        engine: None,
     };
     spec.assert_valid(
         "CreateGame",
         &serde_json::to_value(&create_req).expect("json"),
         &mut used,
     );
+
+    // The web board's and the playground's documents.
+    let layout = c.get(&format!("/games/{id}/layout")).await.expect("GET");
+    spec.assert_valid("Layout", &layout.json().expect("json"), &mut used);
+    let jungle_layout = c
+        .get(&format!("/games/{}/layout", g2.state.id))
+        .await
+        .expect("GET");
+    spec.assert_valid("Layout", &jungle_layout.json().expect("json"), &mut used);
+    let fg_layout = c
+        .get(&format!("/games/{}/layout", fg.state.id))
+        .await
+        .expect("GET");
+    spec.assert_valid("Layout", &fg_layout.json().expect("json"), &mut used);
+    let seat = c
+        .post(
+            &format!("/games/{id}/seat"),
+            &SeatRequest {
+                token: rabbit.clone(),
+            },
+        )
+        .await
+        .expect("POST");
+    spec.assert_valid("SeatAnswer", &seat.json().expect("json"), &mut used);
+    let text = c.get("/packs/cats_rabbits").await.expect("GET");
+    spec.assert_valid("PackText", &text.json().expect("json"), &mut used);
+    let pasted = PastedPack {
+        text: "extends = \"cats_rabbits.toml\"\n[game]\nname = \"Hares\"\n".into(),
+        options: [("multi_hop".to_string(), OptionJson::Bool(true))].into(),
+        engine: Some(EngineSeat {
+            player: "random".into(),
+            seat: Some("CAT".into()),
+        }),
+    };
+    spec.assert_valid(
+        "PastedPack",
+        &serde_json::to_value(&pasted).expect("json"),
+        &mut used,
+    );
+    spec.assert_valid(
+        "SeatRequest",
+        &serde_json::to_value(SeatRequest { token: "t".into() }).expect("json"),
+        &mut used,
+    );
+    let check = PastedPack {
+        engine: None,
+        ..pasted.clone()
+    };
+    let ok = c.post("/playground/check", &check).await.expect("POST");
+    assert_eq!(ok.status, 200, "{}", ok.text());
+    spec.assert_valid("PackCheck", &ok.json().expect("json"), &mut used);
+    let broken = PastedPack {
+        text: "[game]\nplayers = [\"A\"]\n".into(),
+        ..check.clone()
+    };
+    let bad = c.post("/playground/check", &broken).await.expect("POST");
+    spec.assert_valid("PackCheck", &bad.json().expect("json"), &mut used);
+    let made = c.post("/playground/games", &pasted).await.expect("POST");
+    assert_eq!(made.status, 201, "{}", made.text());
+    spec.assert_valid("CreatedGame", &made.json().expect("json"), &mut used);
 
     // The examples read as the types.
     let paths = spec.doc["paths"].as_object().expect("paths");
@@ -296,6 +358,10 @@ async fn the_openapi_file_describes_what_the_server_does() {
                         serde_json::from_value::<MoveRequest>(ex.clone()).is_ok()
                     }
                     "/games/{id}/undo" => serde_json::from_value::<UndoRequest>(ex.clone()).is_ok(),
+                    "/games/{id}/seat" => serde_json::from_value::<SeatRequest>(ex.clone()).is_ok(),
+                    "/playground/check" | "/playground/games" => {
+                        serde_json::from_value::<PastedPack>(ex.clone()).is_ok()
+                    }
                     other => panic!("an example for {other} that no type checks"),
                 };
                 assert!(ok, "the example of {method} {path} does not read: {ex}");
@@ -324,6 +390,12 @@ async fn the_openapi_file_describes_what_the_server_does() {
         .collect();
     let referenced_only = [
         "Board",
+        "EngineSeat",
+        "LayoutCell",
+        "LayoutPiece",
+        "LayoutPlayer",
+        "LayoutZone",
+        "PackDiagnostic",
         "MoveText",
         "OptionJson",
         "PackInfo",

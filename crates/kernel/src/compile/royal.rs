@@ -172,8 +172,8 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, String> {
                         slides[at].push((back, k, code, screen));
                     } else {
                         per[at].push(AttackEntry {
-                        from: from.0,
-                        code,
+                            from: from.0,
+                            code,
                             how: LISTED,
                             target: ti as u32,
                         });

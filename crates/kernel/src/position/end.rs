@@ -111,15 +111,17 @@ impl State {
                 EagerTest::Line(dirs, op, n) => {
                     piece.is_some() && compare(op, self.line_at(rules, to, dirs), n)
                 }
-                EagerTest::Dynamic | EagerTest::Counts => match &rules.end[e.index as usize].check {
-                    EndCheck::Dynamic(expr) => {
-                        self.dynamic_end(rules, expr, piece, from, to, mover)
+                EagerTest::Dynamic | EagerTest::Counts => {
+                    match &rules.end[e.index as usize].check {
+                        EndCheck::Dynamic(expr) => {
+                            self.dynamic_end(rules, expr, piece, from, to, mover)
+                        }
+                        EndCheck::Count(who, kind, op, n) => {
+                            compare(*op, self.count(who.resolve(mover), *kind), *n)
+                        }
+                        _ => false,
                     }
-                    EndCheck::Count(who, kind, op, n) => {
-                        compare(*op, self.count(who.resolve(mover), *kind), *n)
-                    }
-                    _ => false,
-                },
+                }
             };
             if fired {
                 return Some(self.result_of(rules, e.index as usize, mover));

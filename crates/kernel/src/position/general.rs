@@ -324,7 +324,10 @@ impl State {
         // The log's entries of this move start with a mark, which keeps the passes before it.
         let passes = self.passes;
         self.log.0.push((MARK, passes));
-        let totals = (self.counts[crate::piece::PIECE_CODES], self.counts[crate::piece::PIECE_CODES + 1]);
+        let totals = (
+            self.counts[crate::piece::PIECE_CODES],
+            self.counts[crate::piece::PIECE_CODES + 1],
+        );
         let side = self.side;
         let undo = if m.is_pass() || m.is_placement() {
             let undo = Undo {
@@ -374,7 +377,15 @@ impl State {
         }
         self.recount(rules);
         self.outcome = if m.is_pass() {
-            self.eager_end(rules, None, Cell(0), Cell(0), side, crate::tables::NONE, false)
+            self.eager_end(
+                rules,
+                None,
+                Cell(0),
+                Cell(0),
+                side,
+                crate::tables::NONE,
+                false,
+            )
         } else {
             let piece = Piece::from_code(self.board[m.to().index()]);
             let from = if m.is_placement() { m.to() } else { m.from() };
@@ -382,7 +393,10 @@ impl State {
                 rules.arrive_first[p.code()][m.to().index()]
             });
             let changed = totals
-                != (self.counts[crate::piece::PIECE_CODES], self.counts[crate::piece::PIECE_CODES + 1])
+                != (
+                    self.counts[crate::piece::PIECE_CODES],
+                    self.counts[crate::piece::PIECE_CODES + 1],
+                )
                 || m.choice_code().is_some()
                 || m.is_placement()
                 || !rules.effects.is_empty()

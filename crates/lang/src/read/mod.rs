@@ -11,6 +11,7 @@ mod board;
 mod compound;
 mod define;
 mod directions;
+mod display;
 mod effects;
 mod end;
 mod eval;
@@ -24,6 +25,7 @@ mod setup;
 mod zones;
 
 pub(crate) use directions::{compass_set as compass, compass_words};
+pub use display::{Display, MAX_GLYPH_CHARS, Style};
 pub(crate) use eval::EvalSpec;
 pub use eval::Evaluation;
 pub use options::OptionInfo;
@@ -45,7 +47,7 @@ pub(crate) type Built = (RulesSpec, Vec<OptionInfo>, Vec<Diagnostic>);
 
 const TOP_KEYS: &[&str] = &[
     "game", "board", "zones", "pieces", "define", "rules", "effects", "end", "options", "setup",
-    "eval", "compound", "fen",
+    "eval", "compound", "fen", "display",
 ];
 
 impl Reader<'_> {
@@ -154,6 +156,13 @@ impl Reader<'_> {
         let compounds = self.compounds(&compound_t, &players, &kinds, &geometry, &forward);
         let fen_t = self.section(top, "fen");
         let fen = self.fen(&fen_t, &players, &kinds, &compounds);
+
+        // [display]
+        let display_t = self.section(top, "display");
+        let kind_names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+        let zone_names: Vec<&str> = zones.iter().map(|z| z.name.as_str()).collect();
+        let player_names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        self.display = self.display_section(&display_t, &kind_names, &zone_names, &player_names);
 
         let option_locs: Vec<_> = options
             .iter()

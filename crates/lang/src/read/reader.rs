@@ -20,6 +20,8 @@ pub(crate) struct Reader<'s> {
     pub(crate) board_size: (usize, usize),
     /// What `[eval]` declares, evaluated once the rules are compiled.
     pub(crate) eval: Option<super::EvalSpec>,
+    /// What `[display]` asks for.
+    pub(crate) display: super::Display,
 }
 
 impl<'s> Reader<'s> {
@@ -31,6 +33,7 @@ impl<'s> Reader<'s> {
             locs: Locs::default(),
             board_size: (ply_kernel::MAX_ROWS, ply_kernel::MAX_COLS),
             eval: None,
+            display: super::Display::default(),
         }
     }
 }

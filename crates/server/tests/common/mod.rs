@@ -111,6 +111,7 @@ pub async fn create(c: &mut Client, pack: &str) -> CreatedGame {
             &CreateGame {
                 pack: pack.to_string(),
                 options: Default::default(),
+                engine: None,
             },
         )
         .await

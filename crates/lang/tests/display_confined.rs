@@ -1,0 +1,113 @@
+//! `[display]` (colours and glyphs for a graphical front end) and the confined loader of
+//! pasted packs (`extends` only from one folder).
+
+use std::path::Path;
+
+const BASE: &str = r#"
+[game]
+players = ["A", "B"]
+[board]
+rows = 3
+cols = 3
+[zones.pond]
+cells = "b2"
+mark = "~"
+[pieces.Stone]
+letter = "S"
+moves = ["step orthogonal"]
+[setup.A]
+Stone = "a1"
+[setup.B]
+Stone = "c3"
+"#;
+
+fn errors(text: &str) -> String {
+    match ply_lang::load_str("p.toml", text, &[]) {
+        Ok(_) => panic!("the pack loaded"),
+        Err(e) => e.render(false),
+    }
+}
+
+#[test]
+fn display_is_read_by_name() {
+    let text = format!(
+        "{BASE}[display.pieces]\nStone = {{ glyph = \"●\", colour = \"#123abc\" }}\n\
+         [display.zones]\npond = {{ colour = \"#9cf\" }}\n[display.players]\nB = {{ colour = \"#000\" }}\n"
+    );
+    let pack = ply_lang::load_str("p.toml", &text, &[]).expect("loads");
+    let stone = &pack.display.pieces["Stone"];
+    assert_eq!(stone.glyph.as_deref(), Some("●"));
+    assert_eq!(stone.colour.as_deref(), Some("#123abc"));
+    assert_eq!(pack.display.zones["pond"].colour.as_deref(), Some("#9cf"));
+    assert_eq!(pack.display.players["B"].colour.as_deref(), Some("#000"));
+    // The resolved pack keeps the section, so that a stored game draws the same.
+    let again = ply_lang::load_str("r.toml", &pack.resolved, &[]).expect("resolved loads");
+    assert_eq!(again.display, pack.display);
+    // Without the section, nothing is asked.
+    let plain = ply_lang::load_str("p.toml", BASE, &[]).expect("loads");
+    assert!(plain.display.pieces.is_empty() && plain.display.zones.is_empty());
+}
+
+#[test]
+fn display_mistakes_are_located() {
+    let text = format!("{BASE}[display.pieces]\nStne = {{ glyph = \"x\" }}\n");
+    let e = errors(&text);
+    assert!(
+        e.contains("there is no piece kind `Stne` to display"),
+        "{e}"
+    );
+    assert!(e.contains("did you mean `Stone`?"), "{e}");
+    let text = format!("{BASE}[display.pieces]\nStone = {{ colour = \"red; x\" }}\n");
+    let e = errors(&text);
+    assert!(e.contains("a colour is `#rgb` or `#rrggbb`"), "{e}");
+    assert!(e.contains("p.toml:18:"), "{e}");
+    let text = format!("{BASE}[display.zones]\npond = {{ glyph = \"four\" }}\n");
+    assert!(errors(&text).contains("a glyph is 1 to 3 characters"));
+    let text = format!("{BASE}[display.players]\nA = {{ glyph = \"x\" }}\n");
+    assert!(errors(&text).contains("unknown key `glyph`"));
+    let text = format!("{BASE}[display]\nsize = 3\n");
+    assert!(errors(&text).contains("unknown key `size` in [display]"));
+}
+
+fn rulesets() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets"))
+}
+
+fn confined(text: &str) -> Result<ply_lang::Pack, String> {
+    ply_lang::load_str_confined("pasted.toml", text, &ply_lang::Options::new(), rulesets())
+        .map_err(|e| e.render(false))
+}
+
+#[test]
+fn confined_extends_reads_the_folder_only() {
+    let pack = confined("extends = \"jungle.toml\"\n[game]\nname = \"Mine\"\n").expect("loads");
+    assert_eq!(pack.rules.core().name(), "Mine");
+    // The base is shown by its bare name, never by the server's path.
+    assert_eq!(
+        pack.sources.get(1).map(|f| f.name.as_str()),
+        Some("jungle.toml")
+    );
+    // A pack of the folder that extends another of the folder.
+    assert!(confined("extends = \"jungle_simplified.toml\"\n").is_ok());
+    for bad in [
+        "../rulesets/jungle.toml",
+        "/etc/passwd",
+        "rulesets/jungle.toml",
+        "..",
+        "jungle",
+    ] {
+        let e = confined(&format!("extends = \"{bad}\"\n")).unwrap_err();
+        assert!(
+            e.contains("is not the file name of a pack of this server"),
+            "{bad}: {e}"
+        );
+        assert!(e.contains("pasted.toml:1:11"), "{e}");
+    }
+    let e = confined("extends = \"no_such_pack.toml\"\n").unwrap_err();
+    assert!(
+        e.contains("there is no pack `no_such_pack.toml` in the server's folder"),
+        "{e}"
+    );
+    let e = confined("extends = 3\n").unwrap_err();
+    assert!(e.contains("`extends` must be a file name"), "{e}");
+}

@@ -1,0 +1,152 @@
+//! Engines that play a seat of a game: the players of `crates/search` (random, MCTS,
+//! alpha-beta), each in a task of its own that watches the game and, when its seat is to
+//! move, searches on a blocking thread and plays through the same judge as any seat.
+//!
+//! An engine lives as long as the server process: it is not stored, so after a restart its
+//! seat waits. It declines every request to take back a move.
+
+use crate::api::{EngineSeat, GameStatus, MoveRequest, MoveText, UndoAction, UndoRequest};
+use crate::games::{Hub, Refusal};
+use ply_kernel::{Player, Rules, move_text};
+use ply_search::{Engine, EngineKind, EngineSpec, Evaluator, Weights};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// The longest an engine may think about a move (a spec asking for more, or for a depth or
+/// a number of iterations only, is held to it).
+pub const MAX_ENGINE_TIME: Duration = Duration::from_secs(5);
+/// The most threads an engine may search with.
+pub const MAX_ENGINE_THREADS: usize = 2;
+/// The largest alpha-beta table, as a power of two.
+pub const MAX_ENGINE_TABLE_BITS: u32 = 20;
+
+/// Reads an engine seat: the spec, held to the server's limits, and the seat.
+pub fn read_seat(seat: &EngineSeat, rules: &Rules) -> Result<(EngineSpec, Player), Refusal> {
+    let mut spec: EngineSpec = seat
+        .player
+        .parse()
+        .map_err(|e: ply_search::SpecError| Refusal::new(422, e.to_string()))?;
+    spec.time = Some(
+        spec.time
+            .map_or(MAX_ENGINE_TIME, |t| t.min(MAX_ENGINE_TIME)),
+    );
+    spec.threads = spec.threads.clamp(1, MAX_ENGINE_THREADS);
+    spec.tt_bits = spec.tt_bits.min(MAX_ENGINE_TABLE_BITS);
+    if spec.seed.is_none() && spec.kind != EngineKind::AlphaBeta {
+        let mut b = [0u8; 8];
+        let _ = getrandom::fill(&mut b);
+        spec.seed = Some(u64::from_le_bytes(b));
+    }
+    let core = rules.core();
+    let player = match &seat.seat {
+        None => Player::SECOND,
+        Some(name) => core.player_by_name(name).ok_or_else(|| {
+            Refusal::new(
+                422,
+                format!(
+                    "there is no seat `{name}` for the engine: the players are {} and {}",
+                    core.player_name(Player::FIRST),
+                    core.player_name(Player::SECOND)
+                ),
+            )
+        })?,
+    };
+    Ok((spec, player))
+}
+
+/// The evaluation the engines use for a pack: its `[eval]`, or material by piece count (as
+/// `ply play --vs` does).
+pub fn evaluation(pack: &ply_lang::Pack) -> Arc<dyn Evaluator> {
+    match &pack.eval {
+        None => Arc::new(Weights::material(&pack.rules)),
+        Some(e) => Arc::new(Weights::from_fn(
+            &pack.rules,
+            |p| e.material[p.code()] as i32,
+            |p, c| (e.value(p, c) - e.material[p.code()]) as i32,
+            e.mobility as i32,
+        )),
+    }
+}
+
+/// Starts the task of an engine playing `seat` of game `id` with `token`.
+pub(crate) fn spawn(
+    hub: Weak<Hub>,
+    id: String,
+    token: String,
+    seat: Player,
+    spec: EngineSpec,
+    eval: Arc<dyn Evaluator>,
+) {
+    tokio::spawn(async move {
+        let mut engine = Some(Engine::new(&spec, eval));
+        loop {
+            let Some(h) = hub.upgrade() else { return };
+            let Ok((state, mut pushes)) = h.watch(&id).await else {
+                return;
+            };
+            if state.status != GameStatus::Playing {
+                return;
+            }
+            let me = state.players.get(seat.index()).cloned().unwrap_or_default();
+            if let Some(offer) = &state.undo_request
+                && offer.by != me
+            {
+                let no = UndoRequest {
+                    token: token.clone(),
+                    version: state.version,
+                    undo: UndoAction::Decline,
+                };
+                let _ = h.undo(&id, &no).await;
+                continue;
+            }
+            if state.to_move.as_deref() == Some(me.as_str()) {
+                let Ok((version, pos)) = h.position(&id).await else {
+                    return;
+                };
+                drop(h);
+                let Some(mut e) = engine.take() else { return };
+                let searched = tokio::task::spawn_blocking(move || {
+                    let choice = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        e.choose(&pos)
+                            .map(|c| move_text(pos.rules(), &c.mv))
+                            .map_err(|err| err.to_string())
+                    }))
+                    .unwrap_or_else(|_| Err("the engine crashed".to_string()));
+                    (e, choice)
+                })
+                .await;
+                let Ok((e, choice)) = searched else { return };
+                engine = Some(e);
+                let mv = match choice {
+                    Ok(mv) => mv,
+                    Err(why) => {
+                        eprintln!("note: game {id}: the engine stops: {why}");
+                        return;
+                    }
+                };
+                let Some(h) = hub.upgrade() else { return };
+                let req = MoveRequest {
+                    token: token.clone(),
+                    version,
+                    mv: MoveText::Notation(mv),
+                    idempotency_key: None,
+                };
+                // A refusal (the game changed meanwhile: a move taken back) is answered by
+                // looking again.
+                let _ = h.play(&id, &req).await;
+                continue;
+            }
+            drop(h);
+            // Wait for the game to change.
+            loop {
+                match pushes.recv().await {
+                    Ok(p) if p.version > state.version => break,
+                    Ok(_) => continue,
+                    Err(broadcast::error::RecvError::Lagged(_)) => break,
+                    Err(broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        }
+    });
+}

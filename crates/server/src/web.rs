@@ -1,0 +1,99 @@
+//! The web board (`GET /`) and the playground (`GET /play`): plain HTML, CSS and JavaScript,
+//! embedded in the binary at build time, with no build step, framework or CDN. The pages
+//! draw any pack from what the API says about it (`GET /games/{id}/layout`) and ask the
+//! server for everything about the rules: legal moves, refusals, the end.
+
+use axum::extract::Path;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+/// The files of the pages, by the name they are served under (`/assets/NAME`), with their
+/// content types.
+pub const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../web/style.css"),
+    ),
+    (
+        "common.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/common.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/board.js"),
+    ),
+    (
+        "play.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/play.js"),
+    ),
+];
+
+/// The board's page.
+pub const BOARD_HTML: &str = include_str!("../web/index.html");
+/// The playground's page.
+pub const PLAYGROUND_HTML: &str = include_str!("../web/play.html");
+
+fn page(html: &'static str) -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            // The pages load nothing from elsewhere, and nothing may frame them.
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(
+                    "default-src 'self'; style-src 'self'; img-src 'self' data:; \
+                     frame-ancestors 'none'",
+                ),
+            ),
+            (
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("no-referrer"),
+            ),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+/// `GET /` for a browser.
+pub async fn board() -> Response {
+    page(BOARD_HTML)
+}
+
+/// `GET /play`.
+pub async fn playground() -> Response {
+    page(PLAYGROUND_HTML)
+}
+
+/// `GET /assets/{file}`.
+pub async fn asset(Path(file): Path<String>) -> Response {
+    match ASSETS.iter().find(|(name, _, _)| *name == file) {
+        Some((_, ty, body)) => (
+            [
+                (header::CONTENT_TYPE, HeaderValue::from_static(ty)),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            format!(
+                "{{\"error\":\"there is no asset `{}`\"}}",
+                file.escape_default()
+            ),
+        )
+            .into_response(),
+    }
+}

@@ -1,0 +1,416 @@
+// The board: create a game of any pack, then play it. Everything about the rules comes from
+// the server: the legal moves as paths of cells (`legal_paths`), the refusal of an illegal try
+// (the kernel's reason), the end. The page only draws what it is told.
+'use strict';
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const params = new URLSearchParams(location.search);
+  const gameId = params.get('game');
+  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+
+  /** What the page knows. */
+  const page = {
+    layout: null,
+    state: null,
+    seat: null, // the player this page plays, once the server confirmed the token
+    prefix: [], // the cells of the move being entered
+    ws: null,
+    retry: 0,
+    busy: false,
+    flipped: false, // drawn upside down (the last row at the top)
+  };
+
+  if (!gameId) setup(); else open();
+
+  // ---- New game -------------------------------------------------------------------------
+
+  async function setup() {
+    $('setup').hidden = false;
+    const { status, body } = await Ply.api('GET', '/packs');
+    if (status !== 200) { $('setup-error').textContent = Ply.why(body); return; }
+    const select = $('pack');
+    for (const p of body.packs) select.append(Ply.el('option', { value: p.name, text: `${p.game} (${p.name})` }));
+    let readOptions = () => ({});
+    const changed = () => {
+      const p = body.packs.find((x) => x.name === select.value);
+      $('pack-about').textContent = `${p.rows} x ${p.cols}; players ${p.players.join(' and ')}`;
+      readOptions = Ply.optionInputs($('options'), p.options, 'opt');
+      const seatSel = $('engine-seat');
+      seatSel.replaceChildren(...p.players.map((n, i) => Ply.el('option', { value: n, text: n, selected: i === 1 })));
+    };
+    select.addEventListener('change', changed);
+    const preset = params.get('pack');
+    if (preset && body.packs.some((p) => p.name === preset)) select.value = preset;
+    changed();
+    $('opponent').addEventListener('change', () => { $('engine-seat-label').hidden = !$('opponent').value; });
+    $('new-game').addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const req = { pack: select.value, options: readOptions() };
+      if ($('opponent').value) req.engine = { player: $('opponent').value, seat: $('engine-seat').value };
+      const r = await Ply.api('POST', '/games', req);
+      if (r.status !== 201) { $('setup-error').textContent = Ply.why(r.body); return; }
+      goToCreated(r.body);
+    });
+  }
+
+  /** After creating a game: keep the other seats' links, and open the first seat's. */
+  function goToCreated(created) {
+    const seats = Object.entries(created.seats);
+    sessionStorage.setItem(`ply-links-${created.id}`, JSON.stringify(seats));
+    const [, first] = seats[0];
+    location.href = `/?game=${encodeURIComponent(created.id)}#token=${first}`;
+  }
+  window.plyGoToCreated = goToCreated;
+
+  // ---- A game ---------------------------------------------------------------------------
+
+  async function open() {
+    $('game').hidden = false;
+    const [lay, st] = await Promise.all([
+      Ply.api('GET', `/games/${encodeURIComponent(gameId)}/layout`),
+      Ply.api('GET', `/games/${encodeURIComponent(gameId)}`),
+    ]);
+    if (lay.status !== 200 || st.status !== 200) {
+      $('status').textContent = Ply.why(lay.status !== 200 ? lay.body : st.body);
+      return;
+    }
+    page.layout = lay.body;
+    $('title').textContent = page.layout.game;
+    document.title = `${page.layout.game} - Ply`;
+    if (token) {
+      const s = await Ply.api('POST', `/games/${encodeURIComponent(gameId)}/seat`, { token });
+      if (s.status === 200) page.seat = s.body.seat;
+      else message(`This link's seat is refused: ${Ply.why(s.body)}. You are watching.`, true);
+    }
+    $('you').textContent = page.seat ? `You play ${page.seat}.` : 'You are watching.';
+    $('record').href = `/games/${encodeURIComponent(gameId)}/record`;
+    drawBoard();
+    showLinks();
+    show(st.body);
+    connect();
+    $('finish').addEventListener('click', () => submit(page.prefix));
+    $('flip').addEventListener('click', () => {
+      page.flipped = !page.flipped;
+      drawBoard();
+      if (page.state) { const st = page.state; page.state = null; show(st); }
+    });
+    $('pass').addEventListener('click', () => submit([]));
+    $('undo-ask').addEventListener('click', () => undo('ask'));
+    $('undo-accept').addEventListener('click', () => undo('accept'));
+    $('undo-decline').addEventListener('click', () => undo('decline'));
+    document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') clearSelection(); });
+    window.addEventListener('offline', () => { if (page.ws) page.ws.close(); });
+    window.addEventListener('online', () => { if (!page.ws) connect(); });
+  }
+
+  function showLinks() {
+    const ul = $('links');
+    const base = `${location.origin}/?game=${encodeURIComponent(gameId)}`;
+    const seats = JSON.parse(sessionStorage.getItem(`ply-links-${gameId}`) || '[]');
+    const items = seats.map(([name, t]) => [`Seat ${name}`, `${base}#token=${t}`]);
+    items.push(['Spectators', base]);
+    ul.replaceChildren(...items.map(([label, href]) => Ply.el('li', {},
+      `${label}: `, Ply.el('a', { href, class: 'seat-link', 'data-label': label, text: href }))));
+    if (seats.length > 1) $('links-box').open = true;
+  }
+
+  // ---- Connection -----------------------------------------------------------------------
+
+  function connect() {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${proto}://${location.host}/games/${encodeURIComponent(gameId)}/ws`);
+    page.ws = ws;
+    ws.onopen = () => { page.retry = 0; connection(''); };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m.type === 'state') show(m.state);
+    };
+    ws.onclose = () => {
+      if (page.ws !== ws) return;
+      page.ws = null;
+      connection('Connection lost: reconnecting...');
+      document.body.dataset.connected = 'false';
+      const delay = Math.min(5000, 300 * 2 ** page.retry++);
+      setTimeout(() => { if (!page.ws) connect(); }, delay);
+    };
+  }
+
+  function connection(text) {
+    $('connection').textContent = text;
+    if (!text) document.body.dataset.connected = 'true';
+  }
+
+  // ---- Drawing --------------------------------------------------------------------------
+
+  const pieceByCode = () => Object.fromEntries(page.layout.pieces.map((p) => [p.code, p]));
+
+  function drawBoard() {
+    const L = page.layout;
+    const board = $('board');
+    board.style.setProperty('--rows', L.rows);
+    board.style.setProperty('--cols', L.cols);
+    board.replaceChildren();
+    const colName = (c) => {
+      for (let r = 0; r < L.rows; r++) if (L.cells[r][c]) return L.cells[r][c].name.replace(/[0-9]+$/, '');
+      return '';
+    };
+    const rowName = (r) => {
+      const cell = L.cells[r].find((x) => x);
+      return cell ? cell.name.replace(/^[^0-9]+/, '') : '';
+    };
+    const corner = () => Ply.el('div', { class: 'coord', 'aria-hidden': 'true' });
+    const turn = (i, n) => (page.flipped ? n - 1 - i : i);
+    const colRow = () => [corner(), ...Array.from({ length: L.cols }, (_, c) =>
+      Ply.el('div', { class: 'coord', 'aria-hidden': 'true', text: colName(turn(c, L.cols)) })), corner()];
+    board.append(...colRow());
+    let first = true;
+    for (let i = 0; i < L.rows; i++) {
+      const r = turn(i, L.rows);
+      board.append(Ply.el('div', { class: 'coord', 'aria-hidden': 'true', text: rowName(r) }));
+      for (let j = 0; j < L.cols; j++) {
+        const c = turn(j, L.cols);
+        const cell = L.cells[r][c];
+        if (!cell) { board.append(Ply.el('div', { class: 'hole', 'aria-hidden': 'true' })); continue; }
+        const b = Ply.el('button', {
+          class: 'cell', role: 'gridcell', 'data-cell': cell.name, 'data-row': r, 'data-col': c,
+          tabindex: first ? '0' : '-1', type: 'button',
+        });
+        first = false;
+        const zones = cell.zones.map((i) => L.zones[i]);
+        const tinted = zones.find((z) => z.colour);
+        if (tinted) b.style.setProperty('--zone', tinted.colour);
+        else if (zones.length) b.classList.add(`zone-${L.zones.indexOf(zones[0]) % 6}`);
+        const marks = zones.map((z) => zoneMark(z)).filter((m) => m).join(' ');
+        if (marks) b.append(Ply.el('span', { class: 'mark', 'aria-hidden': 'true', text: marks }));
+        b.append(Ply.el('span', { class: 'piece-slot' }));
+        b.addEventListener('click', () => clicked(cell.name));
+        b.addEventListener('keydown', (ev) => arrows(ev, r, c));
+        board.append(b);
+      }
+      board.append(Ply.el('div', { class: 'coord', 'aria-hidden': 'true', text: rowName(r) }));
+    }
+    board.append(...colRow());
+    legend();
+  }
+
+  function zoneMark(z) {
+    const mark = z.glyph || z.mark;
+    if (!mark) return '';
+    if (!z.owner) return mark;
+    const p = page.layout.players.find((x) => x.name === z.owner);
+    return mark + (p ? p.symbol.toLowerCase() : '');
+  }
+
+  function zoneWords(z) {
+    return z.owner ? `${z.name} of ${z.owner}` : z.name;
+  }
+
+  function legend() {
+    const L = page.layout;
+    const parts = L.zones.filter((z) => zoneMark(z)).map((z) => `${zoneMark(z)} ${zoneWords(z)}`);
+    const kinds = [...new Set(L.pieces.map((p) => `${p.glyph || p.letter} ${p.kind}`))];
+    const owners = L.players.map((p, i) => `${i === 0 ? 'round' : 'square'} pieces: ${p.name}`);
+    $('legend').textContent = [owners.join(', '), kinds.join(', '), parts.join('; ')]
+      .filter((x) => x).join(' | ');
+  }
+
+  function arrows(ev, r, c) {
+    let d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[ev.key];
+    if (!d) return;
+    if (page.flipped) d = [-d[0], -d[1]];
+    ev.preventDefault();
+    const L = page.layout;
+    let [nr, nc] = [r + d[0], c + d[1]];
+    while (nr >= 0 && nr < L.rows && nc >= 0 && nc < L.cols) {
+      const next = document.querySelector(`.cell[data-row="${nr}"][data-col="${nc}"]`);
+      if (next) {
+        document.querySelectorAll('.cell[tabindex="0"]').forEach((x) => x.setAttribute('tabindex', '-1'));
+        next.setAttribute('tabindex', '0');
+        next.focus();
+        return;
+      }
+      nr += d[0]; nc += d[1];
+    }
+  }
+
+  /** Shows a state, if it is newer than the one shown. */
+  function show(st) {
+    if (page.state && st.version < page.state.version) return;
+    const changed = !page.state || st.version !== page.state.version;
+    page.state = st;
+    if (changed) page.prefix = [];
+    const L = page.layout;
+    const pieces = pieceByCode();
+    const last = new Set(st.last_path || []);
+    for (let r = 0; r < L.rows; r++) {
+      for (let c = 0; c < L.cols; c++) {
+        const cell = L.cells[r][c];
+        if (!cell) continue;
+        const b = document.querySelector(`.cell[data-cell="${cell.name}"]`);
+        const code = st.board.cells[r][c] || '';
+        b.dataset.piece = code;
+        const slot = b.querySelector('.piece-slot');
+        slot.replaceChildren();
+        const words = [cell.name];
+        if (code) {
+          const p = pieces[code];
+          const owner = L.players.findIndex((x) => x.name === (p && p.owner));
+          const span = Ply.el('span', { class: `piece owner-${owner}`, 'aria-hidden': 'true' },
+            Ply.el('span', { class: 'glyph', text: p ? (p.glyph || p.letter) : code }),
+            Ply.el('span', { class: 'owner', text: owner >= 0 ? L.players[owner].symbol : '' }));
+          const colour = (p && p.colour) || (owner >= 0 && L.players[owner].colour);
+          if (colour) span.style.setProperty('--piece', colour);
+          slot.append(span);
+          words.push(p ? `${p.owner} ${p.kind} (${code})` : code);
+        } else {
+          words.push('empty');
+        }
+        cell.zones.forEach((i) => words.push(zoneWords(L.zones[i])));
+        if (last.has(cell.name)) words.push('last move');
+        b.classList.toggle('last', last.has(cell.name));
+        b.setAttribute('aria-label', words.join(', '));
+      }
+    }
+    const over = st.status !== 'playing';
+    let status;
+    if (st.status === 'over') status = st.winner ? `Game over: ${st.winner} wins.` : 'Game over: a draw.';
+    else if (st.status === 'stuck') status = `${st.to_move} has no legal move: the game cannot go on.`;
+    else status = `${st.to_move} to move${st.to_move === page.seat ? ' (you)' : ''}.`;
+    $('status').textContent = status;
+    $('moves').replaceChildren(...st.moves.map((m) => Ply.el('li', { text: m })));
+    const mine = !over && page.seat && st.to_move === page.seat;
+    $('pass').hidden = !(mine && st.legal_paths.some((p) => p.length === 0));
+    const offer = st.undo_request;
+    $('undo-ask').hidden = !(page.seat && !over && !offer && st.moves.length > 0);
+    $('undo-accept').hidden = !(page.seat && offer && offer.by !== page.seat);
+    $('undo-decline').hidden = !(page.seat && offer);
+    $('undo-decline').textContent = offer && offer.by === page.seat ? 'Withdraw' : 'Refuse';
+    $('undo-note').textContent = offer ? `${offer.by} asks to take back ${offer.takes_back}.` : '';
+    document.body.dataset.version = String(st.version);
+    document.body.dataset.status = st.status;
+    highlight();
+  }
+
+  // ---- Entering a move ------------------------------------------------------------------
+
+  /** The legal paths that begin with the cells entered so far. */
+  function matching(prefix) {
+    return page.state.legal_paths.filter((p) => prefix.every((c, i) => p[i] === c));
+  }
+
+  function highlight() {
+    const prefix = page.prefix;
+    const targets = new Set();
+    let complete = false;
+    if (prefix.length) {
+      for (const p of matching(prefix)) {
+        if (p.length > prefix.length) targets.add(p[prefix.length]);
+        else complete = true;
+      }
+    }
+    document.querySelectorAll('.cell').forEach((b) => {
+      const name = b.dataset.cell;
+      b.classList.toggle('selected', prefix.includes(name));
+      b.classList.toggle('target', targets.has(name));
+      b.setAttribute('aria-pressed', prefix.includes(name) ? 'true' : 'false');
+    });
+    $('finish').hidden = !(complete && targets.size > 0);
+  }
+
+  function clearSelection() {
+    page.prefix = [];
+    if (page.state) highlight();
+  }
+
+  function message(text, bad) {
+    $('message').textContent = text;
+    $('message').classList.toggle('error', !!bad);
+  }
+
+  function clicked(name) {
+    const st = page.state;
+    if (!st || page.busy) return;
+    if (!page.seat) { message('You are watching: open a seat link to play.'); return; }
+    if (st.status !== 'playing') { message('The game is over.'); return; }
+    if (st.to_move !== page.seat) { message(`It is ${st.to_move}'s turn.`); return; }
+    message('');
+    const prefix = page.prefix;
+    if (prefix.length === 0) {
+      const starts = matching([name]);
+      if (starts.length === 0) {
+        const code = document.querySelector(`.cell[data-cell="${name}"]`).dataset.piece;
+        const mine = code && pieceByCode()[code] && pieceByCode()[code].owner === page.seat;
+        // A piece of one's own with no move is selected all the same: the server says why
+        // when it is moved. Where one-cell moves (placements) are played, any other cell is
+        // tried as one, and the server says why not.
+        if (mine) { page.prefix = [name]; highlight(); return; }
+        if (st.legal_paths.some((p) => p.length === 1)) { submit([name]); return; }
+        message('Choose one of your pieces first.');
+        return;
+      }
+      if (starts.some((p) => p.length === 1) && !starts.some((p) => p.length > 1)) { submit([name]); return; }
+      page.prefix = [name];
+      highlight();
+      return;
+    }
+    if (name === prefix[prefix.length - 1]) {
+      if (matching(prefix).some((p) => p.length === prefix.length)) submit(prefix);
+      else if (prefix.length === 1) clearSelection();
+      return;
+    }
+    const ext = [...prefix, name];
+    const further = matching(ext);
+    if (further.length) {
+      page.prefix = ext;
+      if (!further.some((p) => p.length > ext.length)) submit(ext);
+      else highlight();
+      return;
+    }
+    if (prefix.length === 1 && matching([name]).some((p) => p.length > 1)) {
+      page.prefix = [name];
+      highlight();
+      return;
+    }
+    // Not a legal move: the server judges it and says why.
+    submit(ext);
+  }
+
+  async function submit(path) {
+    const st = page.state;
+    // A promotion with a choice: one legal move per kind (`e7-e8=Q`); ask which.
+    let move = path;
+    const choices = (st.legal_moves || []).map((t, i) => [t, st.legal_paths[i]])
+      .filter(([t, p]) => t.includes('=') && p.length === path.length && p.every((c, i) => c === path[i]))
+      .map(([t]) => t);
+    if (choices.length > 0) {
+      const letters = choices.map((t) => t.split('=')[1]);
+      const asked = window.prompt(`Promote to which? ${letters.join(', ')}`, letters[0]);
+      if (asked === null) { page.prefix = []; highlight(); return; }
+      move = `${path.join('-')}=${asked.trim()}`;
+    }
+    page.busy = true;
+    const r = await Ply.api('POST', `/games/${encodeURIComponent(gameId)}/moves`,
+      { token, version: st.version, move });
+    page.busy = false;
+    page.prefix = [];
+    if (r.status === 200) { message(''); show(r.body); return; }
+    if (r.status === 409 && r.body.state) {
+      show(r.body.state);
+      message('The game changed meanwhile; look again.', true);
+      return;
+    }
+    highlight();
+    const shown = path.length ? path.join('-') : 'pass';
+    message(`${shown} is refused: ${Ply.why(r.body)}`, true);
+    document.body.dataset.refusals = String(Number(document.body.dataset.refusals || 0) + 1);
+  }
+
+  async function undo(what) {
+    const r = await Ply.api('POST', `/games/${encodeURIComponent(gameId)}/undo`,
+      { token, version: page.state.version, undo: what });
+    if (r.status === 200) { message(''); show(r.body); } else if (r.status === 409 && r.body.state) show(r.body.state);
+    else message(Ply.why(r.body), true);
+  }
+})();

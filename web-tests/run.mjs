@@ -1,0 +1,433 @@
+// Browser tests of the web board and the playground: headless Chromium, driven by
+// playwright-core, against a real `ply serve` that this script starts (and kills and starts
+// again, to test reconnecting).
+//
+//   node web-tests/run.mjs --ply target/debug/ply [--packs rulesets] [--only NAME]
+//
+// Exits 0 when every scenario passed; otherwise prints what failed and exits 1. It fails,
+// never skips, when the browser or playwright-core cannot start, saying what to install.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
+  if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1]]);
+  return acc;
+}, []));
+const ply = resolve(args.ply || join(here, '../target/debug/ply'));
+const packs = resolve(args.packs || join(here, '../rulesets'));
+const chromiumPath = process.env.PLY_CHROMIUM || '/usr/bin/chromium';
+
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  console.error(`error: playwright-core cannot be loaded (${e.message}); run \`npm ci\` in web-tests/`);
+  process.exit(1);
+}
+
+// ---- The server ---------------------------------------------------------------------------
+
+const work = mkdtempSync(join(tmpdir(), 'ply-web-'));
+const db = join(work, 'games.db');
+let server = null;
+
+/** Starts `ply serve` (on `port`, or any free one); resolves to its base URL. */
+function startServer(port = 0) {
+  return new Promise((ok, fail) => {
+    const child = spawn(ply, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, '--packs', packs],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/\S+)/);
+      if (m) { server = { child, url: m[1] }; ok(m[1]); }
+    });
+    child.on('error', (e) => fail(new Error(`cannot start ${ply}: ${e.message}`)));
+    child.on('exit', (code) => { if (!server || server.child !== child) fail(new Error(`ply serve exited (${code}): ${err}`)); });
+  });
+}
+
+function killServer() {
+  return new Promise((ok) => {
+    const { child } = server;
+    child.on('exit', () => ok());
+    child.kill('SIGKILL');
+  });
+}
+
+async function api(method, path, body) {
+  const res = await fetch(server.url + path, {
+    method, headers: body ? { 'content-type': 'application/json' } : {}, body: body && JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch (e) { /* text */ }
+  return { status: res.status, body: json ?? text };
+}
+
+// ---- Pages --------------------------------------------------------------------------------
+
+let browser;
+try {
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+} catch (e) {
+  console.error(`error: headless Chromium cannot start from ${chromiumPath} (${e.message.split('\n')[0]}); ` +
+    'install it (Debian: `apt-get install -y chromium`) or set PLY_CHROMIUM');
+  process.exit(1);
+}
+
+const problems = [];
+const contexts = [];
+async function newPage(viewport = { width: 1100, height: 800 }) {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // Refused requests (4xx) and connections refused while the server is down are expected;
+  // any other error in the console is a problem.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 4\d\d|net::ERR_CONNECTION_REFUSED/.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  return page;
+}
+
+/** Waits until `fn(arg)` holds in the page. (Polled with `evaluate`: the pages' Content
+ * Security Policy forbids the string evaluation that `waitForFunction` uses in some
+ * playwright versions, and the tests keep that policy in force.) */
+async function until(page, fn, arg, timeout = 15000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await page.evaluate(fn, arg)) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${fn} (${arg})`);
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
+}
+
+/** Waits until the page shows version `v` (or later). */
+async function atVersion(page, v) {
+  await until(page, (v) => Number(document.body.dataset.version) >= v, v);
+}
+
+/** The pieces a page shows, as the server's `board.cells` has them (holes `null`). */
+async function shownBoard(page) {
+  return page.evaluate(() => {
+    const rows = Number(getComputedStyle(document.getElementById('board')).getPropertyValue('--rows'));
+    const cols = Number(getComputedStyle(document.getElementById('board')).getPropertyValue('--cols'));
+    const cells = Array.from({ length: rows }, () => Array(cols).fill(null));
+    document.querySelectorAll('.cell').forEach((b) => { cells[b.dataset.row][b.dataset.col] = b.dataset.piece; });
+    return cells;
+  });
+}
+
+async function sameAsServer(page, id) {
+  const { body } = await api('GET', `/games/${id}`);
+  assert.deepEqual(await shownBoard(page), body.board.cells, 'the page shows the server\'s board');
+  assert.equal(await page.evaluate(() => Number(document.body.dataset.version)), body.version);
+  return body;
+}
+
+/** Enters a move by clicking its cells one by one in `page`; waits for the new version. */
+async function play(page, path, version) {
+  for (const cell of path) await page.click(`.cell[data-cell="${cell}"]`);
+  try {
+    await atVersion(page, version + 1);
+  } catch (e) {
+    // A complete move that could go on: finish it where it is.
+    await page.click(`.cell[data-cell="${path[path.length - 1]}"]`);
+    await atVersion(page, version + 1);
+  }
+}
+
+async function openSeats(id, seats) {
+  const pages = {};
+  for (const [name, token] of Object.entries(seats)) {
+    pages[name] = await newPage();
+    await pages[name].goto(`${server.url}/?game=${id}#token=${token}`);
+    await pages[name].waitForSelector(`#you:text("You play ${name}.")`);
+  }
+  return pages;
+}
+
+// ---- Scenarios ----------------------------------------------------------------------------
+
+const scenarios = {
+  async 'a whole game of Cats and Rabbits with multi-hop captures, two pages'() {
+    const { body: g } = await api('POST', '/games', { pack: 'cats_rabbits', options: { multi_hop: true } });
+    const pages = await openSeats(g.id, g.seats);
+    let seed = 3;
+    const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    let st = g;
+    let hops = 0;
+    while (st.status === 'playing') {
+      assert.ok(st.version < 300, 'the game ends');
+      const paths = st.legal_paths;
+      const longest = Math.max(...paths.map((p) => p.length));
+      const pick = st.to_move === 'CAT' && longest >= 3
+        ? paths.find((p) => p.length === longest)
+        : paths[Math.floor(rnd() * paths.length)];
+      if (pick.length >= 3) hops++;
+      await play(pages[st.to_move], pick, st.version);
+      st = (await api('GET', `/games/${g.id}`)).body;
+      if (pick.length >= 3) assert.ok(st.moves[st.moves.length - 1].includes('x'), 'a multi-hop capture');
+    }
+    assert.ok(hops >= 1, 'a multi-hop capture was entered cell by cell');
+    for (const p of Object.values(pages)) {
+      await atVersion(p, st.version);
+      await sameAsServer(p, g.id);
+      assert.match(await p.textContent('#status'), /Game over: (CAT|RABBIT) wins/);
+    }
+    // The record downloads, and `ply replay` agrees with it.
+    const page = pages.CAT;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#record')]);
+    const file = join(work, 'cats.txt');
+    await download.saveAs(file);
+    const replayed = execFileSync(ply, ['replay', file, '--pack', join(packs, 'cats_rabbits.toml')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.match(replayed, /Game over: (CAT|RABBIT) wins/);
+    return `${st.moves.length} moves, ${hops} multi-hop captures`;
+  },
+
+  async 'a game of Jungle with a river jump, two pages; an illegal try shows why'() {
+    const { body: g } = await api('POST', '/games', { pack: 'jungle' });
+    const pages = await openSeats(g.id, g.seats);
+    // An illegal try: the elephant into the water. The reason is the kernel's; nothing moves.
+    const before = await shownBoard(pages.A);
+    await pages.A.click('.cell[data-cell="e7"]');
+    assert.ok(await pages.A.$eval('.cell[data-cell="e7"]', (b) => b.classList.contains('selected')));
+    const targets = await pages.A.$$eval('.cell.target', (bs) => bs.map((b) => b.dataset.cell).sort());
+    assert.deepEqual(targets, ['d7', 'e8', 'f7'], 'the legal targets of e7 are shown');
+    await pages.A.click('.cell[data-cell="e6"]');
+    await until(pages.A, () => document.body.dataset.refusals === '1');
+    const why = await pages.A.textContent('#message');
+    assert.match(why, /e7-e6 is refused: .*\(rule /, why);
+    assert.deepEqual(await shownBoard(pages.A), before, 'the illegal try changed nothing');
+    assert.equal((await api('GET', `/games/${g.id}`)).body.version, 0);
+    // The record of examples/jungle_game.txt: the tiger jumps the river (g6-d6), then wins.
+    const moves = 'g7-f7 f2-f3 b8-c8 a3-b3 g9-g8 g3-g4 g8-g7 a1-b1 f8-e8 b1-c1 g7-g6 g1-g2 g6-d6 c1-c2 ' +
+      'd6-d5 g4-f4 d5-d4 f4-f5 d4-d3 c2-d2 d3xd2 f5-e5 d2-d1';
+    let st = g;
+    for (const m of moves.split(' ')) {
+      const path = m.split(/[-x]/);
+      await play(pages[st.to_move], path, st.version);
+      st = (await api('GET', `/games/${g.id}`)).body;
+      if (m === 'g6-d6') {
+        for (const p of Object.values(pages)) {
+          await atVersion(p, st.version);
+          const last = await p.$$eval('.cell.last', (bs) => bs.map((b) => b.dataset.cell).sort());
+          assert.deepEqual(last, ['d6', 'g6'], 'the river jump is marked as the last move');
+          assert.equal(await p.getAttribute('.cell[data-cell="d6"]', 'data-piece'), 'AT');
+        }
+      }
+    }
+    assert.equal(st.status, 'over');
+    assert.equal(st.winner, 'A');
+    for (const p of Object.values(pages)) {
+      await atVersion(p, st.version);
+      await sameAsServer(p, g.id);
+      assert.match(await p.textContent('#status'), /Game over: A wins/);
+    }
+    return `${st.moves.length} moves`;
+  },
+
+  async 'a page that loses its connection reconnects and catches up; a move taken back by agreement'() {
+    const { body: g } = await api('POST', '/games', { pack: 'jungle' });
+    const pages = await openSeats(g.id, g.seats);
+    await play(pages.A, ['a7', 'a6'], 0);
+    await atVersion(pages.B, 1);
+    const port = new URL(server.url).port;
+    await killServer();
+    await until(pages.B, () => document.body.dataset.connected === 'false');
+    await pages.B.waitForSelector('#connection:text("reconnecting")');
+    // Down long enough for some attempts to reconnect to fail.
+    await new Promise((ok) => setTimeout(ok, 800));
+    await startServer(port);
+    // A move made while B is away (through the API, with B's own token)...
+    const moved = await api('POST', `/games/${g.id}/moves`, { token: g.seats.B, version: 1, move: 'a3-a4' });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    // ... shows in both pages once they are back, and B still holds its seat.
+    for (const p of Object.values(pages)) {
+      await atVersion(p, 2);
+      await until(p, () => document.body.dataset.connected === 'true');
+      await sameAsServer(p, g.id);
+    }
+    await play(pages.A, ['a6', 'a5'], 2);
+    await play(pages.B, ['g3', 'g4'], 3);
+    for (const p of Object.values(pages)) { await atVersion(p, 4); await sameAsServer(p, g.id); }
+    assert.equal(await pages.B.textContent('#you'), 'You play B.');
+    // B asks to take back g3-g4; A sees the request and agrees.
+    await pages.B.click('#undo-ask');
+    await atVersion(pages.A, 5);
+    assert.match(await pages.A.textContent('#undo-note'), /B asks to take back g3-g4/);
+    assert.ok(await pages.B.isHidden('#undo-accept'), 'one cannot accept one\'s own request');
+    await pages.A.click('#undo-accept');
+    for (const p of Object.values(pages)) {
+      await atVersion(p, 6);
+      const st = await sameAsServer(p, g.id);
+      assert.deepEqual(st.moves, ['a7-a6', 'a3-a4', 'a6-a5']);
+      assert.equal(await p.getAttribute('.cell[data-cell="g3"]', 'data-piece'), 'BR');
+    }
+  },
+
+  async 'a phone-sized page is played with the keyboard alone'() {
+    const { body: g } = await api('POST', '/games', { pack: 'jungle' });
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(`${server.url}/?game=${g.id}#token=${g.seats.A}`);
+    await page.waitForSelector('#you:text("You play A.")');
+    const box = await page.$eval('#board', (b) => b.getBoundingClientRect().toJSON());
+    assert.ok(box.right <= 390 && box.width >= 300, `the board fills the phone's width: ${JSON.stringify(box)}`);
+    // Tab to the board (its one focusable cell, a9), then arrows and Enter: a7-a6.
+    await page.focus('.cell[tabindex="0"]');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), 'a9');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), 'a7');
+    assert.match(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), /^a7, A Rat \(AR\)/);
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await page.$$eval('.cell.target', (bs) => bs.map((b) => b.dataset.cell).sort()), ['a6', 'a8', 'b7']);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$$eval('.cell.target', (bs) => bs.length), 0, 'Escape clears the choice');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await atVersion(page, 1);
+    await sameAsServer(page, g.id);
+    assert.deepEqual(await page.$$eval('.cell.last', (bs) => bs.map((b) => b.dataset.cell).sort()), ['a6', 'a7']);
+    // Turned upside down, the board shows the same position, g1 first.
+    await page.click('#flip');
+    assert.equal(await page.$eval('.cell', (b) => b.dataset.cell), 'g1');
+    await sameAsServer(page, g.id);
+    assert.equal(await page.$$eval('.cell.last', (bs) => bs.length), 2);
+  },
+
+  async 'a placement and a move with a second part are entered by clicking'() {
+    // Connect Four: one click places (the server says where the piece may go).
+    const { body: c4 } = await api('POST', '/games', { pack: 'connect_four' });
+    const first = c4.players[0];
+    const page = await newPage();
+    await page.goto(`${server.url}/?game=${c4.id}#token=${c4.seats[first]}`);
+    await page.waitForSelector(`#you:text("You play ${first}.")`);
+    const [cell] = c4.legal_paths.find((p) => p.length === 1);
+    await page.click(`.cell[data-cell="${cell}"]`);
+    await atVersion(page, 1);
+    await sameAsServer(page, c4.id);
+    // A cell where nothing may be placed is tried all the same, and refused with a reason.
+    const st1 = (await api('GET', `/games/${c4.id}`)).body;
+    const seat2 = await newPage();
+    await seat2.goto(`${server.url}/?game=${c4.id}#token=${c4.seats[c4.players[1]]}`);
+    await seat2.waitForSelector(`#you:text("You play ${c4.players[1]}.")`);
+    const legal = new Set(st1.legal_paths.map((p) => p[0]));
+    const wrong = await seat2.$$eval('.cell', (bs) => bs.map((b) => b.dataset.cell));
+    await seat2.click(`.cell[data-cell="${wrong.find((c) => !legal.has(c))}"]`);
+    await until(seat2, () => document.body.dataset.refusals === '1');
+    assert.match(await seat2.textContent('#message'), /is refused: /);
+    assert.equal((await api('GET', `/games/${c4.id}`)).body.version, 1);
+    // Amazons: a queen move, then the arrow's cell, three clicks.
+    const { body: am } = await api('POST', '/games', { pack: 'amazons' });
+    const a = await newPage();
+    await a.goto(`${server.url}/?game=${am.id}#token=${am.seats[am.players[0]]}`);
+    await a.waitForSelector(`#you:text("You play ${am.players[0]}.")`);
+    const path = am.legal_paths.find((p) => p.length === 3);
+    await play(a, path, 0);
+    const st = await sameAsServer(a, am.id);
+    assert.deepEqual(st.last_path, path);
+  },
+
+  async 'a tampered seat link is refused and shows no seat'() {
+    const { body: g } = await api('POST', '/games', { pack: 'jungle' });
+    const page = await newPage();
+    await page.goto(`${server.url}/?game=${g.id}#token=${g.seats.A.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`);
+    await page.waitForSelector('#message:text("refused")');
+    assert.equal(await page.textContent('#you'), 'You are watching.');
+    const links = await page.$$eval('.seat-link', (as) => as.map((a) => a.href));
+    assert.ok(!links.some((h) => h.includes(g.seats.A) || h.includes(g.seats.B)), 'no token is shown');
+    await page.click('.cell[data-cell="a7"]');
+    await page.click('.cell[data-cell="a6"]');
+    assert.equal((await api('GET', `/games/${g.id}`)).body.version, 0, 'nothing was played');
+  },
+
+  async 'the playground locates a broken pack, refuses bad input, and plays a fixed pack'() {
+    const page = await newPage();
+    await page.goto(`${server.url}/play?pack=cats_rabbits`);
+    await page.waitForSelector('#verdict.ok');
+    const good = await page.inputValue('#pack-text');
+    // Broken: a misspelt piece kind in a move pattern.
+    const broken = good.replace('hop orthogonal over Rabbit', 'hop orthogonal over Rabit');
+    await page.fill('#pack-text', broken);
+    await page.waitForSelector('#verdict.bad');
+    const line = broken.split('\n').findIndex((l) => l.includes('over Rabit')) + 1;
+    const diag = await page.$eval('#diags li.error', (li) => ({ ...li.dataset, text: li.textContent }));
+    assert.equal(diag.file, 'pasted.toml');
+    assert.equal(Number(diag.line), line, diag.text);
+    assert.match(diag.text, /Rabit/);
+    assert.match(diag.text, /did you mean `Rabbit`/);
+    assert.ok(await page.$eval(`#gutter [data-line="${line}"]`, (d) => d.classList.contains('bad')), 'the line is marked');
+    assert.ok(await page.isDisabled('#start'));
+    // Clicking the problem puts the caret on its line.
+    await page.click('#diags li.error button');
+    const caretLine = await page.$eval('#pack-text', (t) => t.value.slice(0, t.selectionStart).split('\n').length);
+    assert.equal(caretLine, line);
+    // Bad input: a pack too large, and an `extends` out of the server's folder.
+    await page.fill('#pack-text', `# ${'x'.repeat(70000)}\n${good}`);
+    await page.waitForSelector('#verdict:text("413")');
+    await page.fill('#pack-text', `extends = "../Cargo.toml"\n${good}`);
+    await page.waitForSelector('#diags li.error:has-text("not the file name of a pack of this server")');
+    assert.equal(await page.$eval('#diags li.error', (li) => li.dataset.line), '1');
+    // Fixed: a new pack of one's own, extending nothing, renamed.
+    await page.fill('#pack-text', good.replace('name = "Cats and Rabbits"', 'name = "Hares"'));
+    await page.waitForSelector('#verdict.ok');
+    assert.match(await page.textContent('#show'), /^Hares/);
+    assert.match(await page.textContent('#show'), /Pieces:/);
+    await page.selectOption('#play-opponent', 'random');
+    await page.click('#start');
+    await page.waitForSelector('.seat-link');
+    const href = await page.getAttribute('.seat-link', 'href');
+    assert.equal(await page.$$eval('.seat-link', (as) => as.length), 1, 'the engine\'s seat has no link');
+    const board = await newPage({ width: 390, height: 844 });
+    await board.goto(href);
+    await board.waitForSelector('#you:text("You play RABBIT.")');
+    assert.equal(await board.textContent('#title'), 'Hares');
+    await play(board, ['b1', 'b2'], 0);
+    await atVersion(board, 2); // the random player answered
+    const st = (await api('GET', `/games/${await page.evaluate(() => document.body.dataset.game)}`)).body;
+    assert.equal(st.pack.name, 'pasted');
+    await until(board, () => document.body.dataset.version === '2');
+  },
+};
+
+// ---- Running ------------------------------------------------------------------------------
+
+const started = Date.now();
+let failed = 0;
+try {
+  await startServer();
+  for (const [name, run] of Object.entries(scenarios)) {
+    if (args.only && !name.includes(args.only)) continue;
+    const t0 = Date.now();
+    try {
+      const note = await run();
+      console.log(`ok    ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s${note ? `; ${note}` : ''})`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL  ${name}: ${e.stack || e}`);
+    }
+    for (const c of contexts.splice(0)) await c.close();
+    if (problems.length) {
+      failed++;
+      console.log(`FAIL  ${name}: the pages reported errors:\n  ${problems.join('\n  ')}`);
+      problems.length = 0;
+    }
+  }
+} finally {
+  await browser.close();
+  if (server) server.child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(`${failed ? 'FAILED' : 'passed'}: browser tests in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failed ? 1 : 0);
