@@ -18,7 +18,7 @@
 
 mod common;
 
-use ply_kernel::{Game, Outcome, Status, move_text, parse_path};
+use ply_kernel::{Game, Outcome, Status, move_text, parse_move};
 use std::sync::Arc;
 
 /// A fenced block of the guide.
@@ -388,9 +388,9 @@ fn replay(rules: &Arc<ply_kernel::Rules>, b: &Block) {
         let player = core
             .player_by_name(who)
             .unwrap_or_else(|| panic!("{at}: `{who}` is not a player"));
-        let path = parse_path(rules, mv).unwrap_or_else(|e| panic!("{at}: {e}"));
+        let (path, choice) = parse_move(rules, mv).unwrap_or_else(|e| panic!("{at}: {e}"));
         let before = game.position().to_position_string();
-        let result = game.play_path(Some(player), &path);
+        let result = game.play_path_choosing(Some(player), &path, choice);
         if let Some(why) = rest.strip_prefix("refused:") {
             let err: ply_kernel::MoveError = match result {
                 Ok(s) => panic!("{at}: `{mv}` was accepted ({s:?}), but should be refused"),

@@ -52,6 +52,8 @@ pub enum MoveErrorKind {
     ChoiceNeeded {
         /// The piece.
         piece: Piece,
+        /// The first kind it may become.
+        first: KindId,
     },
     /// The position's moves go past the kernel's limits.
     Limit(MoveLimit),
@@ -193,11 +195,12 @@ impl fmt::Display for MoveError {
                     self.path_text()
                 )
             }
-            MoveErrorKind::ChoiceNeeded { .. } => write!(
+            MoveErrorKind::ChoiceNeeded { first, .. } => write!(
                 f,
-                "{} promotes: say into what, as in `{}=Q` (the kind's letter)",
+                "{} promotes: say into what, with `=` and a kind's letter, as in `{}={}`",
                 self.path_text(),
-                self.path_text()
+                self.path_text(),
+                rules.core().kind_letter(first)
             ),
             MoveErrorKind::Ambiguous { .. } => write!(
                 f,
@@ -250,6 +253,11 @@ impl Reason {
                 rules.effect_name(e as usize)
             ),
             Reason::NoSupply(p) => format!("no piece is left in hand for `{}`", pattern(p)),
+            Reason::Exposed => "it would leave the mover's royal piece attacked".to_string(),
+            Reason::Compound(p) => format!(
+                "`{}` needs both pieces unmoved, the cells between them and their destinations empty, and the royal mover not attacked where it starts, passes or lands",
+                pattern(p)
+            ),
             Reason::Second(p, cell) => format!(
                 "the second part of `{}` cannot reach {}",
                 pattern(p),

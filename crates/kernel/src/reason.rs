@@ -112,6 +112,11 @@ pub enum Reason {
     NoSupply(PatternId),
     /// The second part of the turn cannot go to this cell.
     Second(PatternId, Cell),
+    /// The move would leave the mover's royal piece attacked.
+    Exposed,
+    /// The compound move (by its pattern) cannot be made here: a piece has moved, a cell
+    /// between is occupied, or the royal mover would pass an attacked cell.
+    Compound(PatternId),
 }
 
 impl Reason {

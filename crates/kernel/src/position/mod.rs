@@ -325,7 +325,12 @@ impl Position {
             let want = |m: &Move| to_kind(m).is_none() || to_kind(m) == choice;
             let endpoints = |m: &Move| m.to() == to;
             if choice.is_none() && moves.iter().any(|m| endpoints(&m) && to_kind(&m).is_some()) {
-                return Err(fail(MoveErrorKind::ChoiceNeeded { piece }));
+                let first = moves
+                    .iter()
+                    .filter(|m| endpoints(m))
+                    .find_map(|m| to_kind(&m))
+                    .unwrap_or(piece.kind());
+                return Err(fail(MoveErrorKind::ChoiceNeeded { piece, first }));
             }
             let kept: Vec<Move> = moves.iter().filter(want).collect();
             moves = MoveList::new();

@@ -47,7 +47,20 @@ impl State {
             if let Some(i) = self.unchanged_effect(rules, *m, side) {
                 return Ok(Reason::NoEffect(i));
             }
+            if let Some(ctx) = self.royal_ctx(rules, side)
+                && self.exposes(rules, *m, side, &ctx)
+            {
+                return Ok(Reason::Exposed);
+            }
             return Ok(Reason::MustCapture);
+        }
+        if path.len() == 2
+            && let Some(c) = rules
+                .compounds
+                .iter()
+                .find(|c| c.mover[side.slot()] == pc && c.mover_to[side.slot()] == path[1])
+        {
+            return Ok(Reason::Compound(crate::reason::PatternId(c.rule)));
         }
         if path.len() == 3
             && let Some(m) = free
