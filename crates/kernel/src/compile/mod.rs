@@ -366,9 +366,9 @@ fn special_tables(
     rules.unmoved_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
     rules.fen = spec.fen.clone();
     if rules.royal.iter().any(|&r| r != 0) {
-        rules.attacks = royal::attacks(rules).map_err(|message| {
+        rules.attacks = royal::attacks(rules).map_err(|(kind, message)| {
             vec![RulesError {
-                site: Site::Game,
+                site: Site::Kind(kind.index()),
                 message,
                 repeats: 0,
             }]

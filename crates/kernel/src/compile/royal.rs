@@ -108,7 +108,7 @@ fn codes_of(rules: &Rules, player: Player) -> impl Iterator<Item = u8> + '_ {
 
 /// The backward attack tables on the royal pieces, or the first attacking target whose
 /// conditions read the position (an attack could not be decided from the board alone).
-pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, String> {
+pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, (crate::KindId, String)> {
     let g = rules.geometry();
     let stride = rules.stride;
     let mut per: Vec<Vec<AttackEntry>> = vec![Vec::new(); PLAYERS * stride];
@@ -155,10 +155,13 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, String> {
                     if t.flags & SLOW != 0 {
                         let m = &rules.moves[t.rule as usize];
                         if !m.capture.dynamic.is_empty() || !m.dynamic_enter.is_empty() {
-                            return Err(format!(
-                                "`{}` of {} captures under a condition that reads the position, so whether a royal piece is attacked cannot be read from the board",
-                                m.text,
-                                rules.kind_name(m.kind)
+                            return Err((
+                                m.kind,
+                                format!(
+                                    "`{}` of {} captures under a condition that reads the position, so whether a royal piece is attacked cannot be read from the board",
+                                    m.text,
+                                    rules.kind_name(m.kind)
+                                ),
                             ));
                         }
                     }
