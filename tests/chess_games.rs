@@ -134,6 +134,66 @@ fn xiangqi_perft_from_published_positions() {
 }
 
 #[test]
+fn capablanca_by_extends_counts_the_published_perft() {
+    let r = rules("capablanca");
+    let data =
+        std::fs::read_to_string(common::root().join("tests/data/capablanca_perft.txt")).unwrap();
+    let line = data.lines().find(|l| !l.starts_with('#')).unwrap();
+    let (fen, counts) = line.split_once(';').unwrap();
+    let start = Position::start(r.clone());
+    assert_eq!(
+        start.to_fen().unwrap(),
+        fen.trim(),
+        "the start, written in FEN"
+    );
+    for (d, want) in counts.split_whitespace().enumerate() {
+        let mut pos = Position::from_fen(r.clone(), fen.trim()).unwrap();
+        assert_eq!(
+            pos.perft(d as u32 + 1).unwrap(),
+            want.parse::<u64>().unwrap()
+        );
+    }
+}
+
+#[test]
+fn bad_fens_are_refused_with_a_reason() {
+    let r = rules("chess");
+    for (fen, why) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "not a side",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
+            "White has no King",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq - 0 1",
+            "without its Rook",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+            "no piece can just have passed e3",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1",
+            "`Z` is no piece letter",
+        ),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"),
+        (
+            "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",
+            "Black is in check with White to move",
+        ),
+    ] {
+        let err = match Position::from_fen(r.clone(), fen) {
+            Ok(_) => panic!("{fen} was read"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(why), "{fen}: {err}");
+    }
+}
+
+#[test]
 fn chess_random_games_agree_with_the_reference() {
     let r = rules("chess");
     let mut rng = Rng::new(7);
