@@ -25,7 +25,7 @@ pub struct AnalyseArgs {
     #[command(flatten)]
     pub pack: PackArgs,
     /// A position string to analyse (default: the start).
-    #[arg(long, value_name = "STR")]
+    #[arg(long, value_name = "STR", visible_alias = "fen")]
     pub position: Option<String>,
     /// How long to search (as 2s, 500ms, 1m).
     #[arg(long, value_parser = parse_duration, value_name = "TIME")]

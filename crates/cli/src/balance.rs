@@ -35,7 +35,7 @@ pub struct BalanceArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// A position string to start every game from (default: the start).
-    #[arg(long, value_name = "STR")]
+    #[arg(long, value_name = "STR", visible_alias = "fen")]
     pub position: Option<String>,
     /// One JSON document instead of the report.
     #[arg(long)]

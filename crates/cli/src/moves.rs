@@ -15,7 +15,7 @@ pub struct MovesArgs {
     #[command(flatten)]
     pub pack: PackArgs,
     /// A position string instead of the start.
-    #[arg(long, value_name = "STR")]
+    #[arg(long, value_name = "STR", visible_alias = "fen")]
     pub position: Option<String>,
     /// Only the moves of the piece on this cell (human notation, e.g. `a7`).
     #[arg(long, value_name = "CELL")]

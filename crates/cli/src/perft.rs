@@ -67,7 +67,7 @@ pub struct PerftArgs {
     /// The depth in plies.
     pub depth: u32,
     /// A position string instead of the start.
-    #[arg(long, value_name = "STR")]
+    #[arg(long, value_name = "STR", visible_alias = "fen")]
     pub position: Option<String>,
     /// The count under each root move, then the total.
     #[arg(long)]

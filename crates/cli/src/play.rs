@@ -58,7 +58,7 @@ pub struct PlayArgs {
     #[arg(long = "as", value_name = "PLAYER")]
     pub as_player: Option<String>,
     /// A position string to start from.
-    #[arg(long, value_name = "STR")]
+    #[arg(long, value_name = "STR", visible_alias = "fen")]
     pub position: Option<String>,
     /// Write the game record to this file at the end of the session.
     #[arg(long, value_name = "FILE")]

@@ -18,7 +18,7 @@ pub struct ShowArgs {
     #[command(flatten)]
     pub pack: PackArgs,
     /// A position string to show instead of the start.
-    #[arg(long, value_name = "STR")]
+    #[arg(long, value_name = "STR", visible_alias = "fen")]
     pub position: Option<String>,
     /// Print the pack as TOML with `extends` and options applied.
     #[arg(long)]
@@ -40,6 +40,9 @@ pub fn run(args: &ShowArgs, cx: &mut Context<'_>) -> CmdResult {
     writeln!(cx.out)?;
     write!(cx.out, "{}", position.render())?;
     writeln!(cx.out, "Position: {}", position.to_position_string())?;
+    if let Some(fen) = position.to_fen() {
+        writeln!(cx.out, "FEN: {fen}")?;
+    }
     writeln!(cx.out)?;
     write!(cx.out, "{}", summary(&pack))?;
     Ok(())
@@ -109,6 +112,9 @@ pub fn summary(pack: &Pack) -> String {
         if let Some(n) = rules.supply(k) {
             facts.push(format!("supply: {n} each"));
         }
+        if rules.royal_kind() == Some(k) {
+            facts.push("royal: may not be left attacked".to_string());
+        }
         let facts = if facts.is_empty() {
             String::new()
         } else {
@@ -167,6 +173,23 @@ pub fn summary(pack: &Pack) -> String {
         for e in effects {
             let _ = writeln!(out, "{e}");
         }
+    }
+    let g = rules.geometry();
+    for (text, mover, partner, ends) in rules.compound_moves() {
+        let ends: Vec<String> = Player::ALL
+            .iter()
+            .map(|p| {
+                let (a, b) = ends[p.index()];
+                format!("{} {} and {}", rules.player_name(*p), g.name(a), g.name(b))
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "Compound move `{text}`: {} with {}, both unmoved, to {}",
+            rules.kind_name(mover),
+            rules.kind_name(partner),
+            ends.join("; ")
+        );
     }
     if rules.passes() {
         let _ = writeln!(

@@ -143,7 +143,7 @@ impl Move {
         self.choice_code().and_then(crate::Piece::from_code)
     }
 
-    /// Whether this moves two pieces at once (castling).
+    /// Whether this moves two pieces at once (a compound move).
     #[inline]
     pub fn is_compound(&self) -> bool {
         self.compound_partner().is_some()

@@ -157,6 +157,31 @@ impl Rules {
         placed
     }
 
+    /// The royal kind, if the game has one.
+    pub fn royal_kind(&self) -> Option<KindId> {
+        Piece::from_code(self.royal[0]).map(|p| p.kind())
+    }
+
+    /// The compound moves, in order: their pattern's text, the mover's and the partner's
+    /// kinds, and by player the cells the two end on.
+    pub fn compound_moves(
+        &self,
+    ) -> impl Iterator<Item = (&str, KindId, KindId, [(Cell, Cell); PLAYERS])> + '_ {
+        self.compounds.iter().map(|c| {
+            (
+                self.pattern_text(c.rule as usize),
+                Piece(c.mover[0]).kind(),
+                Piece(c.partner[0]).kind(),
+                [0, 1].map(|p| (c.mover_to[p], c.partner_to[p])),
+            )
+        })
+    }
+
+    /// Whether the game reads and writes FEN.
+    pub fn has_fen(&self) -> bool {
+        self.fen.is_some()
+    }
+
     /// Whether a player with no move passes.
     pub fn passes(&self) -> bool {
         self.pass_rule.is_some()

@@ -175,7 +175,7 @@ pub struct Promotion {
 }
 
 /// A move of two pieces at once, both unmoved: the mover goes to its cell and the partner,
-/// the first piece met from the mover in the direction, goes to its own (castling).
+/// the first piece met from the mover in the direction, goes to its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompoundSpec {
     /// Name, for messages and FEN.

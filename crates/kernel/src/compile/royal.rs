@@ -63,7 +63,7 @@ pub(crate) struct Choice {
     pub codes: Vec<u8>,
 }
 
-/// A compiled compound move (castling): codes and cells by player.
+/// A compiled compound move: codes and cells by player.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Compound {
     pub mover: [u8; PLAYERS],

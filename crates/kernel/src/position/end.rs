@@ -84,6 +84,7 @@ impl State {
     /// The eager end rules up to the arrival rule `arrive` (or `NONE`), then that one: the
     /// first that holds decides. `piece` is the piece that moved or was placed (none for a
     /// pass).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn eager_end(
         &self,

@@ -22,7 +22,7 @@ use std::ops::ControlFlow;
 /// whether it is attacked now.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct RoyalCtx {
-    pub king: Cell,
+    pub royal: Cell,
     pub in_check: bool,
 }
 
@@ -46,10 +46,10 @@ impl State {
 
     /// What the legality of `side`'s moves needs, for rules with a royal piece on the board.
     pub(crate) fn royal_ctx(&self, rules: &Rules, side: Player) -> Option<RoyalCtx> {
-        let king = self.royal_cell(rules, side)?;
+        let royal = self.royal_cell(rules, side)?;
         Some(RoyalCtx {
-            king,
-            in_check: attacked_on(rules, &self.board, king, side),
+            royal,
+            in_check: attacked_on(rules, &self.board, royal, side),
         })
     }
 
@@ -61,7 +61,7 @@ impl State {
         let partner = m.compound_partner();
         let victim = m.ghost_victim();
         if !ctx.in_check && !royal_moves && partner.is_none() && victim.is_none() {
-            let at = side.slot() * rules.stride + ctx.king.index();
+            let at = side.slot() * rules.stride + ctx.royal.index();
             if !rules.attacks.vacate[at].contains(from) && !rules.attacks.fill[at].contains(m.to())
             {
                 return false;
@@ -80,8 +80,8 @@ impl State {
             b[v.index()] = 0;
         }
         b[m.to().index()] = pc;
-        let king = if royal_moves { m.to() } else { ctx.king };
-        attacked_on(rules, &b, king, side)
+        let royal = if royal_moves { m.to() } else { ctx.royal };
+        attacked_on(rules, &b, royal, side)
     }
 
     /// The captures of the piece that has just passed the cells open to capture, and the

@@ -1,4 +1,4 @@
-//! `[compound.*]`: moves of two pieces at once (castling), and `[fen]`: how positions are
+//! `[compound.*]`: moves of two pieces at once, and `[fen]`: how positions are
 //! written in Forsyth-Edwards notation.
 
 use super::directions::directions;
@@ -240,9 +240,7 @@ impl Reader<'_> {
             None => {}
         }
         if let Some(n) = t.get("sides") {
-            let Some(s) = self.table(n, "[fen] `sides`") else {
-                return None;
-            };
+            let s = self.table(n, "[fen] `sides`")?;
             for (pname, e) in &s.entries {
                 let Some(p) = players.iter().position(|x| x.name == *pname) else {
                     self.diags.push(
@@ -264,9 +262,7 @@ impl Reader<'_> {
             }
         }
         if let Some(n) = t.get("castling") {
-            let Some(c) = self.table(n, "[fen] `castling`") else {
-                return None;
-            };
+            let c = self.table(n, "[fen] `castling`")?;
             for (key, e) in &c.entries {
                 let Some(ch) = letter(self, key, e.key_loc) else {
                     continue;
