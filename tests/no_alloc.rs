@@ -60,6 +60,8 @@ const OTHERS: &[Pack] = &[
     ("othello.toml", &[]),
     ("tablut.toml", &[]),
     ("connect_four.toml", &[]),
+    ("chess.toml", &[]),
+    ("xiangqi.toml", &[]),
 ];
 
 #[test]
