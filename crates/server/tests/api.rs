@@ -134,9 +134,9 @@ async fn bad_input_is_refused_clearly_and_changes_nothing() {
         (
             "an unknown pack",
             "/games".into(),
-            br#"{"pack": "chess"}"#.to_vec(),
+            br#"{"pack": "shogi"}"#.to_vec(),
             404,
-            "no pack named `chess`",
+            "no pack named `shogi`",
         ),
         (
             "an unknown option",
