@@ -1,5 +1,5 @@
 //! Forsyth-Edwards notation, for games whose rules declare a mapping ([`crate::spec::FenSpec`]):
-//! one letter per kind (upper case for the first player), the side to move, castling rights
+//! one letter per kind (upper case for the first player), the side to move, the rights to compound moves
 //! as compound moves, the cell a piece has just passed, the idle clock and the move number.
 //!
 //! A FEN is read where a position string is ([`Position::from_position_string`] tries FEN
@@ -193,7 +193,7 @@ impl Position {
                 else {
                     return Err(bad(
                         base + i,
-                        format!("`{c}` is no castling letter of this game"),
+                        format!("`{c}` is no compound-move letter of this game"),
                     ));
                 };
                 let comp = rules.compounds[ci];
@@ -205,7 +205,7 @@ impl Position {
                     return Err(bad(
                         base + i,
                         format!(
-                            "castling right `{c}` without its {}",
+                            "compound-move right `{c}` without its {}",
                             rules.kind_name(Piece(mover).kind())
                         ),
                     ));
@@ -222,7 +222,7 @@ impl Position {
                     return Err(bad(
                         base + i,
                         format!(
-                            "castling right `{c}` without its {}",
+                            "compound-move right `{c}` without its {}",
                             rules.kind_name(Piece(comp.partner[p.slot()]).kind())
                         ),
                     ));
@@ -289,35 +289,13 @@ impl Position {
         let rules = &self.rules;
         let fen = rules.fen.as_ref()?;
         let g = rules.geometry();
-        let mut out = String::new();
-        for r in 0..g.rows() {
-            if r > 0 {
-                out.push('/');
-            }
-            let mut run = 0;
-            for c in 0..g.cols() {
-                let piece = g.rect_cell(r, c).and_then(|cell| self.piece_at(cell));
-                match piece {
-                    Some(p) => {
-                        if run > 0 {
-                            let _ = write!(out, "{run}");
-                            run = 0;
-                        }
-                        out.push(letter_of(fen, p));
-                    }
-                    None => run += 1,
-                }
-            }
-            if run > 0 {
-                let _ = write!(out, "{run}");
-            }
-        }
+        let mut out = self.board_text(|out, p| out.push(letter_of(fen, p)));
         let side = self.side_to_move();
         let _ = write!(out, " {}", fen.sides[side.slot()][0]);
         let mut rights = String::new();
         for p in Player::ALL {
             for &(letter, ci) in &fen.compounds {
-                if self.castling_right(ci, p) {
+                if self.compound_right(ci, p) {
                     rights.push(if p == Player::FIRST {
                         letter
                     } else {
@@ -342,7 +320,7 @@ impl Position {
 
     /// Whether `player` keeps the right to compound move `i`: its mover and a partner beyond
     /// it in the direction have not moved.
-    fn castling_right(&self, i: usize, player: Player) -> bool {
+    fn compound_right(&self, i: usize, player: Player) -> bool {
         let rules = &self.rules;
         let g = rules.geometry();
         let c = rules.compounds[i];

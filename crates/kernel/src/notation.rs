@@ -151,11 +151,10 @@ impl Position {
         move_text(&self.rules, &m)
     }
 
-    /// Writes the position string.
-    pub fn to_position_string(&self) -> String {
-        let rules = &self.rules;
-        let g = rules.geometry();
-        let core = rules.core();
+    /// The board, row by row from the top, rows between `/`, runs of empty cells as numbers
+    /// and each piece as `piece` writes it: the first field of position strings and FEN.
+    pub(crate) fn board_text(&self, mut piece: impl FnMut(&mut String, crate::Piece)) -> String {
+        let g = self.rules.geometry();
         let mut out = String::new();
         for r in 0..g.rows() {
             if r > 0 {
@@ -163,14 +162,14 @@ impl Position {
             }
             let mut run = 0;
             for c in 0..g.cols() {
-                let cell = g.rect_cell(r, c).unwrap_or(Cell(0));
-                match self.piece_at(cell) {
+                let on = g.rect_cell(r, c).and_then(|cell| self.piece_at(cell));
+                match on {
                     Some(p) => {
                         if run > 0 {
                             let _ = write!(out, "{run}");
                             run = 0;
                         }
-                        out.push_str(core.code(p));
+                        piece(&mut out, p);
                     }
                     None => run += 1,
                 }
@@ -179,6 +178,15 @@ impl Position {
                 let _ = write!(out, "{run}");
             }
         }
+        out
+    }
+
+    /// Writes the position string.
+    pub fn to_position_string(&self) -> String {
+        let rules = &self.rules;
+        let g = rules.geometry();
+        let core = rules.core();
+        let mut out = self.board_text(|out, p| out.push_str(core.code(p)));
         out.push(' ');
         out.push_str(core.player_name(self.side_to_move()));
         if rules.uses_clock {

@@ -200,7 +200,8 @@ pub struct FenSpec {
     pub letters: Vec<(char, KindId)>,
     /// The letters of the side to move, by player (`w`, `b`); more than one letter is read.
     pub sides: [Vec<String>; PLAYERS],
-    /// The castling letters: (upper-case letter, compound move index).
+    /// The letters of the rights to compound moves (FEN's third field): (upper-case letter,
+    /// compound move index).
     pub compounds: Vec<(char, usize)>,
 }
 

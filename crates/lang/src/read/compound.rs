@@ -178,7 +178,7 @@ impl Reader<'_> {
     }
 
     /// `[fen]`: `pieces = { P = "Pawn", ... }` (upper-case letters; the second player's are
-    /// lower case), `sides = { White = ["w"], Black = ["b"] }`, `castling = { K = "NAME" }`
+    /// lower case), `sides = { White = ["w"], Black = ["b"] }`, `rights = { K = "NAME" }`
     /// (compound moves by letter).
     pub(super) fn fen(
         &mut self,
@@ -192,7 +192,7 @@ impl Reader<'_> {
         }
         t.check_keys(
             "[fen]",
-            &["pieces", "sides", "castling", "doc"],
+            &["pieces", "sides", "rights", "doc"],
             &|_| false,
             &mut self.diags,
         );
@@ -236,7 +236,10 @@ impl Reader<'_> {
                     }
                 }
             }
-            Some((n, _)) => self.err(n.loc, "[fen] `pieces` must be a table: `{ P = \"Pawn\" }`"),
+            Some((n, _)) => self.err(
+                n.loc,
+                "[fen] `pieces` must be a table of letters and kinds: `{ A = \"KindName\" }`",
+            ),
             None => {}
         }
         if let Some(n) = t.get("sides") {
@@ -261,8 +264,8 @@ impl Reader<'_> {
                 side.push(if p == 0 { "w" } else { "b" }.to_string());
             }
         }
-        if let Some(n) = t.get("castling") {
-            let c = self.table(n, "[fen] `castling`")?;
+        if let Some(n) = t.get("rights") {
+            let c = self.table(n, "[fen] `rights`")?;
             for (key, e) in &c.entries {
                 let Some(ch) = letter(self, key, e.key_loc) else {
                     continue;
