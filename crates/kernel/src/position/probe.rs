@@ -44,13 +44,9 @@ impl State {
             p.as_slice() == path || (path.len() == 2 && m.to() == path[1])
         };
         if let Some(m) = free.iter().find(|m| follows(m)) {
-            if let Some(i) = self.unchanged_effect(rules, *m, side) {
-                return Ok(Reason::NoEffect(i));
-            }
-            if let Some(ctx) = self.royal_ctx(rules, side)
-                && self.exposes(rules, *m, side, &ctx)
-            {
-                return Ok(Reason::Exposed);
+            // A pseudo-legal move: the reference says which of its own conditions fails.
+            if let Err(reason) = self.admit_by_making(rules, *m, side) {
+                return Ok(reason);
             }
             return Ok(Reason::MustCapture);
         }
