@@ -1,0 +1,249 @@
+//! Royal pieces beside every other construct: a placement, a hop, an effect and a second part
+//! that answer a check are legal, and those that do not are refused for leaving the royal
+//! piece attacked; several royal pieces of one player are all kept safe. Each case is checked
+//! three ways: the generated moves, the reference definition of legality, and the refusal of
+//! a move typed by hand.
+
+use ply_kernel::{Game, MoveErrorKind, Position, Reason, Rules};
+use std::sync::Arc;
+
+/// A 5x5 pack: a royal king, a rook, and `extra` (kinds, effects) added.
+fn pack(extra: &str) -> Arc<Rules> {
+    let text = format!(
+        r#"
+[game]
+name = "Royal and more"
+players = ["White", "Black"]
+symbols = {{ White = "W", Black = "B" }}
+
+[board]
+rows = 5
+cols = 5
+
+[pieces.King]
+letter = "K"
+royal = true
+moves = ["step all"]
+
+[pieces.Rook]
+letter = "R"
+moves = ["slide orthogonal"]
+
+{extra}
+
+[end.checkmate]
+when = 'no_moves(opponent) and in_check(opponent)'
+winner = 'player'
+
+[end.stalemate]
+when = 'no_moves(opponent)'
+draw = true
+
+[setup.White]
+King = "a1"
+
+[setup.Black]
+King = "e5"
+"#
+    );
+    match ply_lang::load_str("royal.toml", &text, &[]) {
+        Ok(p) => p.rules,
+        Err(e) => panic!("{}", e.render(false)),
+    }
+}
+
+/// The legal moves in notation, sorted, checked against the reference definition.
+fn legal(pos: &Position) -> Vec<String> {
+    let rules = pos.rules();
+    let mut generated: Vec<String> = pos
+        .legal_moves()
+        .unwrap()
+        .iter()
+        .map(|m| ply_kernel::move_text(rules, &m))
+        .collect();
+    generated.sort();
+    let mut reference: Vec<String> = pos
+        .legal_moves_by_reference()
+        .unwrap()
+        .iter()
+        .map(|m| ply_kernel::move_text(rules, m))
+        .collect();
+    reference.sort();
+    assert_eq!(
+        generated, reference,
+        "generation and the reference disagree"
+    );
+    generated
+}
+
+fn at(rules: &Arc<Rules>, text: &str) -> Game {
+    Game::from_position_string(rules.clone(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Plays `text`; returns the refusal's reason, checking that a refused move changes nothing.
+fn try_play(game: &mut Game, text: &str) -> Result<(), Reason> {
+    let rules = game.rules().clone();
+    let path = ply_kernel::parse_path(&rules, text).unwrap();
+    let before = (game.position().to_position_string(), game.position().hash());
+    match game.play_path(None, &path) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let after = (game.position().to_position_string(), game.position().hash());
+            assert_eq!(before, after, "{text}: a refused move changed the position");
+            match e.kind() {
+                MoveErrorKind::Illegal { reason, .. } => Err(reason),
+                MoveErrorKind::CannotPlace { reason, .. } => Err(reason),
+                other => panic!("{text}: refused with {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_placement_in_check_must_answer_it() {
+    let rules = pack(
+        r#"
+[pieces.Wall]
+letter = "W"
+supply = 3
+moves = ["place"]
+"#,
+    );
+    // The black rook on a5 attacks the king on a1 along the file.
+    let mut game = at(&rules, "BR3BK/5/5/5/WK4 White hand=WW:3,BW:3");
+    assert_eq!(
+        legal(game.position()),
+        ["a1-b1", "a1-b2", "a2", "a3", "a4"],
+        "only the king's escapes and the three blocking placements"
+    );
+    assert_eq!(try_play(&mut game, "c3"), Err(Reason::Exposed));
+    assert_eq!(try_play(&mut game, "a1-a2"), Err(Reason::Exposed));
+    assert_eq!(try_play(&mut game, "a3"), Ok(()));
+}
+
+#[test]
+fn a_hop_that_takes_the_checking_piece_is_legal() {
+    let rules = pack(
+        r#"
+[pieces.Hopper]
+letter = "H"
+moves = ["hop orthogonal", "step orthogonal quiet"]
+"#,
+    );
+    // The rook on c2 attacks the king on a2; the hopper on c3 takes it, landing on c1.
+    let mut game = at(&rules, "4BK/5/2WH2/WK1BR2/5 White");
+    let moves = legal(game.position());
+    assert!(moves.contains(&"c3xc1".to_string()), "{moves:?}");
+    assert!(!moves.iter().any(|m| m.starts_with("c3-")), "{moves:?}");
+    assert_eq!(try_play(&mut game, "c3-d3"), Err(Reason::Exposed));
+    assert_eq!(try_play(&mut game, "c3xc1"), Ok(()));
+    assert_eq!(game.position().piece_at(cell(&rules, "c2")), None);
+}
+
+#[test]
+fn an_effect_that_takes_the_checking_piece_makes_the_move_legal() {
+    let rules = pack(
+        r#"
+[pieces.Stone]
+letter = "S"
+moves = ["step orthogonal quiet"]
+
+[effects.sandwich]
+custodial = "orthogonal"
+"#,
+    );
+    // The rook on c2 attacks the king on a2. The stone d3-c3 closes it against the stone on
+    // c1: the effect takes it. The stone d3-d4 does nothing about the check.
+    let mut game = at(&rules, "4BK/5/3WS1/WK1BR2/2WS2 White");
+    let moves = legal(game.position());
+    assert!(moves.contains(&"d3-c3".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"d3-d4".to_string()), "{moves:?}");
+    assert_eq!(try_play(&mut game, "d3-d4"), Err(Reason::Exposed));
+    assert_eq!(try_play(&mut game, "d3-c3"), Ok(()));
+    assert_eq!(game.position().piece_at(cell(&rules, "c2")), None);
+}
+
+#[test]
+fn a_second_part_that_blocks_the_check_makes_the_move_legal() {
+    let rules = pack(
+        r#"
+[pieces.Amazon]
+letter = "Q"
+moves = ["slide all quiet then place Arrow by slide all"]
+
+[pieces.Arrow]
+letter = "X"
+moves = []
+"#,
+    );
+    // The rook on a5 attacks the king on a1; an arrow on a2, a3 or a4 blocks it.
+    let mut game = at(&rules, "BR3BK/5/2WQ2/5/WK4 White");
+    let moves = legal(game.position());
+    assert!(moves.contains(&"c3-c2/a2".to_string()), "{moves:?}");
+    assert!(moves.contains(&"c3-c4/a4".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"c3-c2/c1".to_string()), "{moves:?}");
+    assert_eq!(try_play(&mut game, "c3-c2/c1"), Err(Reason::Exposed));
+    assert_eq!(try_play(&mut game, "c3-c2/a2"), Ok(()));
+}
+
+#[test]
+fn every_royal_piece_of_a_player_is_kept_safe() {
+    let rules = pack("");
+    // Two white kings; the rook on e5's file attacks the one on e1. Moves of the king on a1
+    // leave it attacked: only the king on e1 may move, off the file.
+    let mut game = at(&rules, "4BR/5/5/5/WK3WK White");
+    assert_eq!(legal(game.position()), ["e1-d1", "e1-d2"]);
+    assert_eq!(try_play(&mut game, "a1-b1"), Err(Reason::Exposed));
+    // The other way round: the king on a1 attacked, the one on e1 not.
+    let game = at(&rules, "BR4/5/5/5/WK3WK White");
+    assert_eq!(legal(game.position()), ["a1-b1", "a1-b2"]);
+}
+
+#[test]
+fn two_royal_kinds_are_refused_where_the_second_is_declared() {
+    let text = r#"
+[game]
+name = "Two royals"
+players = ["A", "B"]
+
+[board]
+rows = 3
+cols = 3
+
+[pieces.King]
+letter = "K"
+royal = true
+moves = ["step all"]
+
+[pieces.Prince]
+letter = "P"
+royal = true
+moves = ["step all"]
+
+[end.none]
+when = 'no_moves(opponent)'
+draw = true
+
+[setup.A]
+King = "a1"
+Prince = "b1"
+
+[setup.B]
+King = "a3"
+Prince = "b3"
+"#;
+    let err = match ply_lang::load_str("two.toml", text, &[]) {
+        Ok(_) => panic!("two royal kinds were accepted"),
+        Err(e) => e.render(false),
+    };
+    assert!(err.contains("two.toml:15"), "{err}");
+    assert!(
+        err.contains("only one kind may be royal; King already is"),
+        "{err}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+}
+
+fn cell(rules: &Rules, name: &str) -> ply_kernel::Cell {
+    rules.geometry().parse_cell(name).unwrap()
+}
