@@ -389,23 +389,28 @@ fn promotion_tables(
     codes: usize,
     stride: usize,
 ) -> (Vec<u8>, Vec<bool>) {
-    // Promotions by choice are made by the move: without others, no table.
-    if spec
+    // Promotions by choice are made by the move: without others, no table of codes. A
+    // promotion that ends a hop chain stops it whether it is chosen or not.
+    let single = |p: &&crate::spec::Promotion| p.choices.len() <= 1;
+    let any_single = spec
         .kinds
         .iter()
-        .all(|k| k.promotion.as_ref().is_none_or(|p| p.choices.len() > 1))
-    {
+        .any(|k| k.promotion.as_ref().is_some_and(|p| single(&p)));
+    let any_stop = spec
+        .kinds
+        .iter()
+        .any(|k| k.promotion.as_ref().is_some_and(|p| p.ends_chain));
+    if !any_single && !any_stop {
         return (Vec::new(), Vec::new());
     }
-    let mut to = vec![0u8; codes * stride];
+    let mut to = vec![0u8; if any_single { codes * stride } else { 0 }];
     let mut stops = vec![false; codes * stride];
     for (code, slot) in to.iter_mut().enumerate() {
         *slot = (code / stride) as u8;
     }
     for (k, kind) in spec.kinds.iter().enumerate() {
         let Some(p) = &kind.promotion else { continue };
-        // A choice of promotion is made by the move, not by the table.
-        if p.to.index() >= spec.kinds.len() || p.choices.len() > 1 {
+        if p.to.index() >= spec.kinds.len() {
             continue;
         }
         for owner in 0..PLAYERS as u8 {
@@ -413,7 +418,10 @@ fn promotion_tables(
             let promoted = Piece::new(p.to, Player(owner));
             for cell in core.geometry.cells().iter() {
                 if core.in_zone(cell, p.zone, Some(Player(owner))) {
-                    to[piece.code() * stride + cell.index()] = promoted.0;
+                    // A choice of promotion is made by the move, not by the table.
+                    if single(&p) {
+                        to[piece.code() * stride + cell.index()] = promoted.0;
+                    }
                     stops[piece.code() * stride + cell.index()] = p.ends_chain;
                 }
             }

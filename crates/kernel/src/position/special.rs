@@ -143,7 +143,9 @@ impl State {
                 }
                 for e in &rules.ghosts[side.slot() * rules.stride + g.index()] {
                     if self.board[e.from as usize] == e.code {
-                        f.push(Move::ghost_take(Cell(e.from), g, e.rule, victim))?;
+                        let m = &rules.moves[e.rule as usize];
+                        let mv = Move::ghost_take(Cell(e.from), g, e.rule, victim);
+                        self.emit_then(rules, m, side, mv, f)?;
                     }
                 }
             }

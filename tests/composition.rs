@@ -247,3 +247,128 @@ Prince = "b3"
 fn cell(rules: &Rules, name: &str) -> ply_kernel::Cell {
     rules.geometry().parse_cell(name).unwrap()
 }
+
+#[test]
+fn a_hop_chain_ending_on_a_choice_of_promotion_offers_each_choice_and_promotes() {
+    let text = r#"
+[game]
+name = "Chains that promote"
+players = ["Light", "Dark"]
+forward = { Light = "up", Dark = "down" }
+
+[board]
+rows = 7
+cols = 7
+
+[zones.far]
+Light = "a7:g7"
+Dark = "a1:g1"
+
+[pieces.Man]
+letter = "M"
+moves = ["step forward_diagonal quiet", "hop forward_diagonal chain"]
+promote = { to = ["Queen", "Rook"], zone = "far" }
+
+[pieces.Queen]
+letter = "Q"
+moves = ["step all"]
+
+[pieces.Rook]
+letter = "R"
+moves = ["step orthogonal"]
+
+[end.none-left]
+when = 'count(pieces(opponent)) == 0'
+winner = 'player'
+
+[end.stuck]
+when = 'no_moves(opponent)'
+winner = 'player'
+"#;
+    let rules = ply_lang::load_str("chains.toml", text, &[])
+        .unwrap_or_else(|e| panic!("{}", e.render(false)))
+        .rules;
+    // The light man on a1 hops b2, d4 and f6, landing on c3, e5 and g7, the far row.
+    let game = at(&rules, "7/5DM1/7/3DM3/7/1DM5/LM6 Light");
+    let moves = legal(game.position());
+    assert_eq!(
+        moves,
+        ["a1xc3", "a1xc3xe5", "a1xc3xe5xg7=Q", "a1xc3xe5xg7=R"],
+        "one move per chain, and one per choice where a chain reaches the far row"
+    );
+    let g = rules.geometry();
+    for m in game.legal_moves().unwrap().iter() {
+        let path: Vec<String> = game
+            .position()
+            .path(m)
+            .iter()
+            .map(|c| g.name(*c).to_string())
+            .collect();
+        assert!(path.len() <= 4, "a corrupted path: {path:?}");
+    }
+    let mut played = game.clone();
+    let path = ply_kernel::parse_path(&rules, "a1xc3xe5xg7").unwrap();
+    let rook = rules.kind_by_name("Rook").unwrap();
+    played.play_path_choosing(None, &path, Some(rook)).unwrap();
+    let on = played
+        .position()
+        .piece_at(g.parse_cell("g7").unwrap())
+        .unwrap();
+    assert_eq!(on.kind(), rook, "the chain's choice is made");
+    assert_eq!(played.position().count(ply_kernel::Player::SECOND, None), 0);
+}
+
+#[test]
+fn a_capture_in_passing_with_a_second_part_places_it_and_the_taken_cell_counts_as_empty() {
+    let text = r#"
+[game]
+name = "Passing and placing"
+players = ["A", "B"]
+forward = { A = "up", B = "down" }
+
+[board]
+rows = 5
+cols = 5
+
+[pieces.Runner]
+letter = "R"
+moves = [
+    "slide forward upto 2 quiet leaves ghost",
+    "step forward_diagonal capturing takes ghost then place Marker by slide south",
+]
+
+[pieces.Marker]
+letter = "M"
+moves = []
+
+[end.stuck]
+when = 'no_moves(opponent)'
+winner = 'player'
+"#;
+    let rules = ply_lang::load_str("passing.toml", text, &[])
+        .unwrap_or_else(|e| panic!("{}", e.render(false)))
+        .rules;
+    // B's runner on c5 slides to c3, passing c4; A's runner on d3 takes it in passing on c4,
+    // and places a marker south of c4: on c3, where the runner it took stood, or beyond.
+    let mut game = at(&rules, "2BR2/5/3AR1/5/5 B");
+    assert_eq!(try_play(&mut game, "c5-c3"), Ok(()));
+    let moves = legal(game.position());
+    for m in ["d3xc4/c3", "d3xc4/c2", "d3xc4/c1"] {
+        assert!(moves.contains(&m.to_string()), "{m}: {moves:?}");
+    }
+    assert!(!moves.contains(&"d3xc4".to_string()), "{moves:?}");
+    assert_eq!(try_play(&mut game, "d3xc4/c3"), Ok(()));
+    let g = rules.geometry();
+    let code = |c: &str| {
+        game.position()
+            .piece_at(g.parse_cell(c).unwrap())
+            .map(|p| rules.code(p).to_string())
+    };
+    assert_eq!(code("c4").as_deref(), Some("AR"));
+    assert_eq!(
+        code("c3").as_deref(),
+        Some("AM"),
+        "the runner taken, the marker placed"
+    );
+    assert_eq!(game.position().count(ply_kernel::Player::SECOND, None), 0);
+}
