@@ -119,7 +119,7 @@ pub use facts::Core;
 pub use game::Game;
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
 pub use limits::{MAX_HOPS, MAX_MOVES, MoveLimit};
-pub use moves::{Move, MoveList};
+pub use moves::{Move, MoveList, MoveParts};
 pub use notation::{
     NotationError, NotationErrorKind, PositionError, PositionErrorKind, move_text, parse_move,
     parse_path, split_choice,

@@ -60,25 +60,37 @@ const _: () = assert!(CHOICE_SHIFT + 8 <= 64);
 /// What a move carries, unpacked: the one description [`Move::pack`] packs and
 /// [`Move::parts`] gives back.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub(crate) struct MoveParts {
+#[non_exhaustive]
+pub struct MoveParts {
+    /// The cell the piece leaves (a placement's cell, for a placement; unused by a pass).
     pub from: Cell,
+    /// The cell the piece ends on.
     pub to: Cell,
+    /// The pattern that made the move, as numbered by [`crate::Rules::pattern_text`].
     pub rule: u8,
+    /// It captures by displacement.
     pub capture: bool,
+    /// It places a new piece on `to`.
     pub placement: bool,
+    /// It is a pass.
     pub pass: bool,
-    /// The direction index of each hop, in order.
+    /// The direction index of each hop, in order (`0..8`, clockwise from north).
     pub hops: ArrayVec<u8, MAX_HOPS>,
+    /// The cell of the second part of the turn.
     pub second: Option<Cell>,
+    /// The cell of the piece taken because it has just passed `to`.
     pub ghost_victim: Option<Cell>,
+    /// The cell a compound move's partner starts on.
     pub partner: Option<Cell>,
+    /// The code of the piece the moved piece becomes by the player's choice.
     pub choice: Option<u8>,
 }
 
 impl Move {
     /// Packs `p`, or `None` for a combination no pattern produces (see the module's
-    /// documentation).
-    pub(crate) fn pack(p: &MoveParts) -> Option<Move> {
+    /// documentation). A move built this way is checked like any other when played
+    /// ([`crate::Position::play`]).
+    pub fn pack(p: &MoveParts) -> Option<Move> {
         let exclusive = [p.placement, p.pass, !p.hops.is_empty(), p.partner.is_some()];
         if exclusive.iter().filter(|&&b| b).count() > 1
             || (!p.hops.is_empty() && (p.second.is_some() || p.ghost_victim.is_some()))
@@ -124,7 +136,7 @@ impl Move {
     }
 
     /// What this move carries, unpacked.
-    pub(crate) fn parts(&self) -> MoveParts {
+    pub fn parts(&self) -> MoveParts {
         MoveParts {
             from: self.from(),
             to: self.to(),
