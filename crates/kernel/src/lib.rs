@@ -118,7 +118,7 @@ pub use expr::MAX_EXPR_DEPTH;
 pub use facts::Core;
 pub use game::Game;
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
-pub use limits::{MAX_HOPS, MAX_MOVES, MoveLimit};
+pub use limits::{MAX_END_RULES, MAX_HOPS, MAX_MOVES, MAX_PASSED_CELLS, MoveLimit};
 pub use moves::{Move, MoveList, MoveParts};
 pub use notation::{
     NotationError, NotationErrorKind, PositionError, PositionErrorKind, move_text, parse_move,

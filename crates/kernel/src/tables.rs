@@ -30,7 +30,7 @@ pub(crate) struct Target {
     pub dir: u8,
     /// For a jump: the jumped cells, `jumped[start..start + len]`.
     pub jumped_len: u8,
-    pub jumped_start: u16,
+    pub jumped_start: u32,
     /// [`QUIET`], [`CAPTURE`], [`SLOW`], [`BLOCKABLE`].
     pub flags: u8,
     /// Bit index into [`Rules::cap_bits`] for "no piece" (add `target code * cap_stride`).

@@ -32,6 +32,7 @@ pub(crate) mod targets;
 use crate::cell::{Cell, CellSet, MAX_CELLS};
 use crate::expr::{BinOp, Deps, EvalError, Expr, MAX_EXPR_DEPTH, Value, Var, visit};
 use crate::facts::*;
+use crate::limits::MAX_END_RULES;
 use crate::piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::reason::{Reason, RuleId, Section};
 use crate::rules::*;
@@ -105,6 +106,15 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         spec.geometry.len(),
     );
     let (end, deferred) = compiler.ends();
+    if spec.end.len() > MAX_END_RULES {
+        compiler.error(
+            Site::End(MAX_END_RULES),
+            format!(
+                "the game has {} end rules; at most {MAX_END_RULES} are supported",
+                spec.end.len()
+            ),
+        );
+    }
     let stride = spec.geometry.len();
     let (targets, slots, groups) = steps::group(targets, &target_index, &cap_at, &class, stride);
     let mut cell_class = Box::new([0u8; MAX_CELLS]);
@@ -114,7 +124,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     let codes = 1 + PLAYERS * spec.kinds.len();
     let mut arrive_first = code_table(NONE);
     let mut eager = Vec::new();
-    for (i, e) in end.iter().enumerate().take(u8::MAX as usize - 1) {
+    for (i, e) in end.iter().enumerate().take(MAX_END_RULES) {
         match &e.check {
             EndCheck::Arrive(sets) => {
                 for (code, set) in sets.iter().enumerate().take(codes) {

@@ -8,6 +8,7 @@ use crate::expr::Expr;
 use crate::expr::Value;
 use crate::facts::*;
 use crate::geometry::{Dir, Geometry};
+use crate::limits::MAX_PASSED_CELLS;
 use crate::piece::{KindId, PLAYERS, Piece, Player};
 use crate::reason::{PatternId, Reason, RuleId, Section};
 use crate::spec::*;
@@ -46,6 +47,7 @@ impl Compiler<'_> {
             );
         }
 
+        let mut too_large = false;
         for (ki, kind) in self.spec.kinds.iter().enumerate() {
             for (mi, m) in kind.moves.iter().enumerate() {
                 let rule = moves.len();
@@ -87,6 +89,13 @@ impl Compiler<'_> {
                                     .into_iter()
                                     .collect(),
                             };
+                            // A slide's targets pass the first cells of one ray: the ray is
+                            // kept once, each target reading a prefix of it.
+                            let ray_start = jumped.len();
+                            let ray = matches!(shape, Shape::Slide(_));
+                            if ray && let Some((_, _, passed)) = found.last() {
+                                jumped.extend(passed.iter().map(|c| c.0));
+                            }
                             for (to, over, jumped_cells) in found {
                                 // Static enter rules and the pattern's own condition.
                                 let env = StaticEnv {
@@ -112,8 +121,13 @@ impl Compiler<'_> {
                                         continue;
                                     }
                                 }
-                                let start = jumped.len();
-                                jumped.extend(jumped_cells.iter().map(|c| c.0));
+                                let start = if ray {
+                                    ray_start
+                                } else {
+                                    let start = jumped.len();
+                                    jumped.extend(jumped_cells.iter().map(|c| c.0));
+                                    start
+                                };
                                 per[piece.code() * stride + from.index()].push(Target {
                                     to: to.0,
                                     over: over.map_or(0, |c| c.0),
@@ -128,7 +142,7 @@ impl Compiler<'_> {
                                     },
                                     dir: dir as u8,
                                     jumped_len: jumped_cells.len() as u8,
-                                    jumped_start: start as u16,
+                                    jumped_start: start as u32,
                                     flags: 0,
                                     cap_base: 0,
                                     cap_stride: 0,
@@ -219,10 +233,19 @@ impl Compiler<'_> {
                     leaves_ghost: m.leaves_ghost,
                     takes_ghost: m.takes_ghost,
                 });
+                if jumped.len() > MAX_PASSED_CELLS && !too_large {
+                    too_large = true;
+                    self.error(
+                        site,
+                        format!(
+                            "with this pattern the moves of the game pass {} cells in all (slides \
+                             keep one ray per cell and direction; jumps and leaps their passed \
+                             cells), past the kernel's limit of {MAX_PASSED_CELLS}",
+                            jumped.len()
+                        ),
+                    );
+                }
             }
-        }
-        if jumped.len() > u16::MAX as usize {
-            self.error(Site::Game, "the jump tables are too large");
         }
         let mut targets = Vec::new();
         let mut index = vec![(0u32, 0u16); codes * stride];
