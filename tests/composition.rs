@@ -372,3 +372,76 @@ winner = 'player'
     );
     assert_eq!(game.position().count(ply_kernel::Player::SECOND, None), 0);
 }
+
+/// A 5x5 pack of stepping stones with one effect.
+fn effect_pack(effect: &str) -> Result<Arc<Rules>, String> {
+    let text = format!(
+        r#"[game]
+name = "Effects"
+players = ["A", "B"]
+
+[board]
+rows = 5
+cols = 5
+
+[pieces.Stone]
+letter = "S"
+moves = ["step orthogonal quiet"]
+
+{effect}
+
+[end.stuck]
+when = 'no_moves(opponent)'
+winner = 'player'
+"#
+    );
+    ply_lang::load_str("effects.toml", &text, &[])
+        .map(|p| p.rules)
+        .map_err(|e| e.render(false))
+}
+
+#[test]
+fn a_surround_in_some_directions_is_completed_by_the_piece_that_closes_it() {
+    let rules = effect_pack("[effects.corner]\nsurround = \"n, e\"").unwrap();
+    // B's stone on c3 is enclosed by its north (c4) and east (d3) neighbours. A's stone on c4
+    // is there; A's stone stepping d2-d3 completes the enclosure and takes it.
+    let mut game = at(&rules, "5/2AS2/2BS2/3AS1/5 A");
+    assert_eq!(try_play(&mut game, "d2-d3"), Ok(()));
+    assert_eq!(game.position().count(ply_kernel::Player::SECOND, None), 0);
+    // A stone arriving outside the enclosure (west of the victim, on b3) takes nothing,
+    // though north and east are already held.
+    let mut game = at(&rules, "5/2AS2/2BSAS1/1AS3/5 A");
+    assert_eq!(try_play(&mut game, "b2-b3"), Ok(()));
+    assert_eq!(game.position().count(ply_kernel::Player::SECOND, None), 1);
+}
+
+#[test]
+fn an_effect_condition_that_reads_where_the_mover_stands_is_refused() {
+    for (effect, what) in [
+        (
+            "custodial = \"orthogonal\"\ntarget = 'mover.cell in edge'",
+            "`target`",
+        ),
+        (
+            "custodial = \"orthogonal\"\nhostile = 'mover.row == 0'",
+            "`hostile`",
+        ),
+        (
+            "custodial = \"orthogonal\"\nhostile = 'target.col == cell.col'",
+            "`hostile`",
+        ),
+    ] {
+        let text = format!("[zones.edge]\ncells = \"a1:e1\"\n\n[effects.trap]\n{effect}");
+        let err = effect_pack(&text)
+            .err()
+            .unwrap_or_else(|| panic!("{effect}: accepted"));
+        assert!(
+            err.contains(&format!("{what} condition cannot read where")),
+            "{err}"
+        );
+        assert!(err.contains("effects.toml:"), "{err}");
+    }
+    // Kinds, owners and the cell looked at are known.
+    let ok = "custodial = \"orthogonal\"\ntarget = 'target is Stone and mover is Stone'\nhostile = 'cell.row == 0'";
+    effect_pack(&format!("[effects.trap]\n{ok}")).unwrap_or_else(|e| panic!("{e}"));
+}

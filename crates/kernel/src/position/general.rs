@@ -14,6 +14,7 @@ use super::*;
 use crate::cell::Cell;
 use crate::compile::effects::{hostile, target_ok};
 use crate::expr::Value;
+use crate::geometry::DirSet;
 use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Move};
 use crate::piece::{Piece, Player};
@@ -99,7 +100,10 @@ impl State {
                 .iter()
                 .filter(|e| e.required)
                 .fold(*rules.geometry().cells(), |acc, e| {
-                    acc.intersection(&rules.steps.next_to(enemy, e.dirs))
+                    let both = DirSet(
+                        e.dirs.0 | e.dirs.iter().fold(0, |b, d| b | 1 << d.opposite() as u8),
+                    );
+                    acc.intersection(&rules.steps.next_to(enemy, both))
                 })
         });
         for &r in &rules.placements {
@@ -257,7 +261,13 @@ impl State {
         let side = Piece(mover).owner();
         let enemy = |code: u8| code != 0 && Piece(code).owner() != side;
         for d in e.dirs.iter() {
-            let Some(a) = g.neighbour(to, d) else {
+            // A surround is completed by the mover standing on one of the cells that enclose
+            // the victim: the victim is on the other side of the direction.
+            let toward = match e.kind {
+                EffectKind::Surround => d.opposite(),
+                _ => d,
+            };
+            let Some(a) = g.neighbour(to, toward) else {
                 continue;
             };
             let victim = at(a);
