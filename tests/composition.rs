@@ -445,3 +445,58 @@ fn an_effect_condition_that_reads_where_the_mover_stands_is_refused() {
     let ok = "custodial = \"orthogonal\"\ntarget = 'target is Stone and mover is Stone'\nhostile = 'cell.row == 0'";
     effect_pack(&format!("[effects.trap]\n{ok}")).unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn a_compound_move_that_ends_where_the_mover_could_step_is_written_onto_its_partner() {
+    let rules = {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/chess.toml");
+        ply_lang::load(&path, &[])
+            .unwrap_or_else(|e| panic!("{}", e.render(false)))
+            .rules
+    };
+    // Chess960: the king on b1, a rook on a1, the long right. Castling long takes the king to
+    // c1, where it could also step: castling is written b1-a1, the step b1-c1.
+    let fen = "1k6/8/8/8/8/8/8/RK6 w Q - 0 1";
+    let game = Game::from_position_string(rules.clone(), fen).unwrap();
+    let moves = legal(game.position());
+    assert!(moves.contains(&"b1-c1".to_string()), "{moves:?}");
+    assert!(moves.contains(&"b1-a1".to_string()), "{moves:?}");
+    let mut paths: Vec<Vec<ply_kernel::Cell>> = game
+        .legal_moves()
+        .unwrap()
+        .iter()
+        .map(|m| game.position().path(m).to_vec())
+        .collect();
+    let n = paths.len();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths.len(), n, "two moves share a path");
+    let cell = |g: &Game, c: &str| {
+        let p = g
+            .position()
+            .piece_at(rules.geometry().parse_cell(c).unwrap());
+        p.map(|p| rules.code(p).to_string())
+    };
+    let mut step = game.clone();
+    assert_eq!(try_play(&mut step, "b1-c1"), Ok(()));
+    assert_eq!(cell(&step, "c1").as_deref(), Some("WK"));
+    assert_eq!(
+        cell(&step, "a1").as_deref(),
+        Some("WR"),
+        "a step leaves the rook"
+    );
+    let mut castle = game.clone();
+    assert_eq!(try_play(&mut castle, "b1-a1"), Ok(()));
+    assert_eq!(cell(&castle, "c1").as_deref(), Some("WK"));
+    assert_eq!(
+        cell(&castle, "d1").as_deref(),
+        Some("WR"),
+        "castling moves the rook"
+    );
+    assert_eq!(cell(&castle, "a1"), None);
+    // Standard castling keeps its notation: the king cannot step two cells.
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let open = Game::from_position_string(rules.clone(), fen).unwrap();
+    let moves = legal(open.position());
+    assert!(moves.contains(&"e1-g1".to_string()) && moves.contains(&"e1-c1".to_string()));
+}

@@ -330,8 +330,17 @@ fn special_tables(
             mover_to: c.mover_to,
             partner_to: c.partner_to,
             rule: (first_compound + i) as u8,
+            by_partner: [CellSet::EMPTY; PLAYERS],
         })
         .collect();
+    let by_partner: Vec<[CellSet; PLAYERS]> = rules
+        .compounds
+        .iter()
+        .map(|c| [0, 1].map(|p| royal::reaching(rules, c.mover[p], c.mover_to[p])))
+        .collect();
+    for (c, b) in rules.compounds.iter_mut().zip(by_partner) {
+        c.by_partner = b;
+    }
     rules.resets_idle = vec![false; codes];
     rules.tracks_unmoved = vec![false; codes];
     for (k, kind) in spec.kinds.iter().enumerate() {

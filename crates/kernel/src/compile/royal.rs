@@ -73,6 +73,27 @@ pub(crate) struct Compound {
     pub partner_to: [Cell; PLAYERS],
     /// Its pattern, in [`Rules::moves`].
     pub rule: u8,
+    /// By player: the origins from which the mover's own patterns also reach its destination.
+    /// From these, the compound move is written and pathed from the mover onto its partner
+    /// (`b1-a1`), so that it never shares a notation or a path with the mover's own move.
+    pub by_partner: [CellSet; PLAYERS],
+}
+
+/// The origins of `code` from which one of its own patterns reaches `to`, whatever the
+/// position: the cells from which a compound move ending on `to` would share its endpoints
+/// with another move.
+pub(crate) fn reaching(rules: &Rules, code: u8, to: Cell) -> CellSet {
+    let mut out = CellSet::EMPTY;
+    for from in rules.geometry().cells().iter() {
+        let by_group = groups(rules, code as usize, from.index())
+            .iter()
+            .any(|g| to.index() < 64 && (g.quiet | g.capture) & (1u64 << to.index()) != 0);
+        let listed = listed(rules, code as usize, from.index()).any(|(_, t)| t.to == to.0);
+        if by_group || listed {
+            out.insert(from);
+        }
+    }
+    out
 }
 
 /// A capture onto a cell an enemy piece has just passed: the capturer `code` on `from`, by

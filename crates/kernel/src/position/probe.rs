@@ -51,10 +51,11 @@ impl State {
             return Ok(Reason::MustCapture);
         }
         if path.len() == 2
-            && let Some(c) = rules
-                .compounds
-                .iter()
-                .find(|c| c.mover[side.slot()] == pc && c.mover_to[side.slot()] == path[1])
+            && let Some(c) = rules.compounds.iter().find(|c| {
+                c.mover[side.slot()] == pc
+                    && (c.mover_to[side.slot()] == path[1]
+                        || self.board[path[1].index()] == c.partner[side.slot()])
+            })
         {
             return Ok(Reason::Compound(crate::reason::PatternId(c.rule)));
         }

@@ -165,6 +165,7 @@ impl State {
                         c.mover_to[side.slot()],
                         c.rule,
                         partner,
+                        c.by_partner[side.slot()].contains(from),
                     ))?;
                 }
             }
