@@ -6,7 +6,7 @@ use super::*;
 use crate::expr::{Env, EvalError, Value};
 use crate::piece::Piece;
 use crate::spec::EffectSpec;
-use crate::tables::{BitTable, CompiledEffect};
+use crate::tables::CompiledEffect;
 
 impl Compiler<'_> {
     pub(super) fn effects(&mut self) -> Vec<CompiledEffect> {
@@ -164,38 +164,6 @@ impl Env for EffectEnv {
             Some(o) if cell == self.cell => Ok(o),
             _ => Err(EvalError::NoPosition),
         }
-    }
-}
-
-/// Whether effect `e`'s target condition lets `mover` affect `victim` on `cell`.
-#[inline]
-pub(crate) fn target_ok(e: &CompiledEffect, mover: u8, victim: u8, cell: Cell) -> bool {
-    e.target
-        .as_ref()
-        .is_none_or(|t| t.get([mover as usize, victim as usize, cell.index(), 0, 0]))
-}
-
-/// Whether `cell` (holding `occ`) is hostile to `victim` for `mover` under effect `e`: it holds
-/// a piece of the mover's side, or the effect's `hostile` condition holds there.
-#[inline]
-pub(crate) fn hostile(e: &CompiledEffect, mover: u8, victim: u8, cell: Cell, occ: u8) -> bool {
-    (occ != 0 && Piece(occ).owner() == Piece(mover).owner())
-        || e.hostile.as_ref().is_some_and(|t| {
-            t.get([
-                mover as usize,
-                victim as usize,
-                cell.index(),
-                occ as usize,
-                0,
-            ])
-        })
-}
-
-impl BitTable {
-    /// The bit at these keys.
-    #[inline]
-    pub(crate) fn get(&self, keys: [usize; 5]) -> bool {
-        crate::tables::bit(&self.bits, self.index(keys))
     }
 }
 

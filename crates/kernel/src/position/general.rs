@@ -12,7 +12,6 @@
 use super::undo::HOPPED;
 use super::*;
 use crate::cell::Cell;
-use crate::compile::effects::{hostile, target_ok};
 use crate::expr::Value;
 use crate::geometry::DirSet;
 use crate::limits::MoveLimit;
@@ -22,6 +21,7 @@ use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
 use crate::status::Outcome;
 use crate::tables::{CompiledEffect, EffectKind};
+use crate::tables::{hostile, target_ok};
 use crate::verdict::{StaticEnv, first_refusal, refusal};
 use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
@@ -184,18 +184,14 @@ impl State {
             return Err(Reason::NotEmpty(pattern));
         }
         if !m.place_cells[side.slot()].contains(cell) {
-            let env = crate::compile::targets::place_env(Piece(code), cell);
+            let env = crate::verdict::place_env(Piece(code), cell);
             return Err(match first_refusal(&rules.core, &m.place_static, &env) {
                 Ok(Some(r)) | Err((r, _)) => r,
                 Ok(None) => Reason::NoPattern,
             });
         }
         if !m.dynamic_enter.is_empty() && !formula_holds {
-            let env = PlayEnv::new(
-                rules,
-                self,
-                crate::compile::targets::place_env(Piece(code), cell),
-            );
+            let env = PlayEnv::new(rules, self, crate::verdict::place_env(Piece(code), cell));
             if let Some(r) = refusal(&rules.core, &m.dynamic_enter, &env) {
                 return Err(r);
             }

@@ -10,13 +10,13 @@
 use super::generate::{Refusal, Take};
 use super::*;
 use crate::cell::Cell;
-use crate::compile::targets::geometry_of;
 use crate::expr::Value;
 use crate::limits::MoveLimit;
 use crate::moves::Move;
 use crate::piece::{Piece, Player};
 use crate::reason::Reason;
 use crate::rules::Rules;
+use crate::shapes::geometry_of;
 use crate::tables::{CAPTURE, CompiledMove, JUMP, QUIET, STEP, Shape, Target};
 use crate::verdict::{StaticEnv, first_refusal};
 use std::ops::ControlFlow;
@@ -124,7 +124,7 @@ impl State {
                     debug_assert!(v.is_some(), "a target that passes is not generated");
                     v
                 }
-                None => Some(crate::compile::targets::static_enter_reason(
+                None => Some(crate::verdict::static_enter_reason(
                     rules,
                     m,
                     Piece(pc),
