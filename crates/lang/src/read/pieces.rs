@@ -260,7 +260,7 @@ impl Reader<'_> {
                     .label(e.label.clone().unwrap_or(e.message));
                 match (e.help, e.label) {
                     (Some(h), _) => d = d.help(h),
-                    (None, None) => d = d.help("a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`"),
+                    (None, None) => d = d.help(crate::patterns::pattern_help()),
                     (None, Some(_)) => {}
                 }
                 self.diags.push(d);
