@@ -372,3 +372,131 @@ winner = 'player'
     );
     assert_eq!(game.position().count(ply_kernel::Player::SECOND, None), 0);
 }
+
+/// A 5x5 pack of stepping stones with one effect.
+fn effect_pack(effect: &str) -> Result<Arc<Rules>, String> {
+    let text = format!(
+        r#"[game]
+name = "Effects"
+players = ["A", "B"]
+
+[board]
+rows = 5
+cols = 5
+
+[pieces.Stone]
+letter = "S"
+moves = ["step orthogonal quiet"]
+
+{effect}
+
+[end.stuck]
+when = 'no_moves(opponent)'
+winner = 'player'
+"#
+    );
+    ply_lang::load_str("effects.toml", &text, &[])
+        .map(|p| p.rules)
+        .map_err(|e| e.render(false))
+}
+
+#[test]
+fn a_surround_in_some_directions_is_completed_by_the_piece_that_closes_it() {
+    let rules = effect_pack("[effects.corner]\nsurround = \"n, e\"").unwrap();
+    // B's stone on c3 is enclosed by its north (c4) and east (d3) neighbours. A's stone on c4
+    // is there; A's stone stepping d2-d3 completes the enclosure and takes it.
+    let mut game = at(&rules, "5/2AS2/2BS2/3AS1/5 A");
+    assert_eq!(try_play(&mut game, "d2-d3"), Ok(()));
+    assert_eq!(game.position().count(ply_kernel::Player::SECOND, None), 0);
+    // A stone arriving outside the enclosure (west of the victim, on b3) takes nothing,
+    // though north and east are already held.
+    let mut game = at(&rules, "5/2AS2/2BSAS1/1AS3/5 A");
+    assert_eq!(try_play(&mut game, "b2-b3"), Ok(()));
+    assert_eq!(game.position().count(ply_kernel::Player::SECOND, None), 1);
+}
+
+#[test]
+fn an_effect_condition_that_reads_where_the_mover_stands_is_refused() {
+    for (effect, what) in [
+        (
+            "custodial = \"orthogonal\"\ntarget = 'mover.cell in edge'",
+            "`target`",
+        ),
+        (
+            "custodial = \"orthogonal\"\nhostile = 'mover.row == 0'",
+            "`hostile`",
+        ),
+        (
+            "custodial = \"orthogonal\"\nhostile = 'target.col == cell.col'",
+            "`hostile`",
+        ),
+    ] {
+        let text = format!("[zones.edge]\ncells = \"a1:e1\"\n\n[effects.trap]\n{effect}");
+        let err = effect_pack(&text)
+            .err()
+            .unwrap_or_else(|| panic!("{effect}: accepted"));
+        assert!(
+            err.contains(&format!("{what} condition cannot read where")),
+            "{err}"
+        );
+        assert!(err.contains("effects.toml:"), "{err}");
+    }
+    // Kinds, owners and the cell looked at are known.
+    let ok = "custodial = \"orthogonal\"\ntarget = 'target is Stone and mover is Stone'\nhostile = 'cell.row == 0'";
+    effect_pack(&format!("[effects.trap]\n{ok}")).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn a_compound_move_that_ends_where_the_mover_could_step_is_written_onto_its_partner() {
+    let rules = {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/chess.toml");
+        ply_lang::load(&path, &[])
+            .unwrap_or_else(|e| panic!("{}", e.render(false)))
+            .rules
+    };
+    // Chess960: the king on b1, a rook on a1, the long right. Castling long takes the king to
+    // c1, where it could also step: castling is written b1-a1, the step b1-c1.
+    let fen = "1k6/8/8/8/8/8/8/RK6 w Q - 0 1";
+    let game = Game::from_position_string(rules.clone(), fen).unwrap();
+    let moves = legal(game.position());
+    assert!(moves.contains(&"b1-c1".to_string()), "{moves:?}");
+    assert!(moves.contains(&"b1-a1".to_string()), "{moves:?}");
+    let mut paths: Vec<Vec<ply_kernel::Cell>> = game
+        .legal_moves()
+        .unwrap()
+        .iter()
+        .map(|m| game.position().path(m).to_vec())
+        .collect();
+    let n = paths.len();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths.len(), n, "two moves share a path");
+    let cell = |g: &Game, c: &str| {
+        let p = g
+            .position()
+            .piece_at(rules.geometry().parse_cell(c).unwrap());
+        p.map(|p| rules.code(p).to_string())
+    };
+    let mut step = game.clone();
+    assert_eq!(try_play(&mut step, "b1-c1"), Ok(()));
+    assert_eq!(cell(&step, "c1").as_deref(), Some("WK"));
+    assert_eq!(
+        cell(&step, "a1").as_deref(),
+        Some("WR"),
+        "a step leaves the rook"
+    );
+    let mut castle = game.clone();
+    assert_eq!(try_play(&mut castle, "b1-a1"), Ok(()));
+    assert_eq!(cell(&castle, "c1").as_deref(), Some("WK"));
+    assert_eq!(
+        cell(&castle, "d1").as_deref(),
+        Some("WR"),
+        "castling moves the rook"
+    );
+    assert_eq!(cell(&castle, "a1"), None);
+    // Standard castling keeps its notation: the king cannot step two cells.
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let open = Game::from_position_string(rules.clone(), fen).unwrap();
+    let moves = legal(open.position());
+    assert!(moves.contains(&"e1-g1".to_string()) && moves.contains(&"e1-c1".to_string()));
+}

@@ -90,10 +90,12 @@
 
 mod cell;
 mod compile;
+mod constructs;
 mod error;
 pub mod expr;
 mod facts;
 mod fen;
+mod formula;
 mod game;
 mod geometry;
 mod limits;
@@ -105,6 +107,7 @@ mod reason;
 mod render;
 mod rng;
 mod rules;
+mod shapes;
 pub mod spec;
 mod status;
 mod tables;

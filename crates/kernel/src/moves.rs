@@ -55,7 +55,10 @@ const COMPOUND: u64 = CAPTURE << 5;
 /// The moved piece promotes to the code in bits `CHOICE_SHIFT..CHOICE_SHIFT + 8`.
 const CHOICE: u64 = CAPTURE << 6;
 const CHOICE_SHIFT: u32 = FLAGS_SHIFT + 7;
-const _: () = assert!(CHOICE_SHIFT + 8 <= 64);
+/// A compound move written and pathed from the mover onto its partner (its own destination
+/// is one the mover's own patterns reach from its origin).
+const BY_PARTNER: u64 = 1 << (CHOICE_SHIFT + 8);
+const _: () = assert!(CHOICE_SHIFT + 9 <= 64);
 
 /// What a move carries, unpacked: the one description [`Move::pack`] packs and
 /// [`Move::parts`] gives back.
@@ -84,6 +87,8 @@ pub struct MoveParts {
     pub partner: Option<Cell>,
     /// The code of the piece the moved piece becomes by the player's choice.
     pub choice: Option<u8>,
+    /// For a compound move: it is written and pathed from the mover onto its partner.
+    pub by_partner: bool,
 }
 
 impl Move {
@@ -97,6 +102,7 @@ impl Move {
             || (p.ghost_victim.is_some() && p.partner.is_some())
             || ((p.placement || p.pass) && (p.ghost_victim.is_some() || p.choice.is_some()))
             || (p.pass && p.second.is_some())
+            || (p.by_partner && p.partner.is_none())
         {
             return None;
         }
@@ -132,6 +138,9 @@ impl Move {
         if let Some(code) = p.choice {
             m = m.with_choice(code);
         }
+        if p.by_partner {
+            m.meta |= BY_PARTNER;
+        }
         Some(m)
     }
 
@@ -149,6 +158,7 @@ impl Move {
             ghost_victim: self.ghost_victim(),
             partner: self.compound_partner(),
             choice: self.choice_code(),
+            by_partner: self.meta & BY_PARTNER != 0,
         }
     }
 
@@ -211,11 +221,22 @@ impl Move {
     }
 
     /// A compound move (pattern `rule`): the mover from `from` to `to`, its partner from
-    /// `partner`.
+    /// `partner`; with `by_partner`, written and pathed from the mover onto its partner.
     #[inline]
-    pub(crate) fn compound(from: Cell, to: Cell, rule: u8, partner: Cell) -> Move {
+    pub(crate) fn compound(
+        from: Cell,
+        to: Cell,
+        rule: u8,
+        partner: Cell,
+        by_partner: bool,
+    ) -> Move {
+        let flags = if by_partner {
+            COMPOUND | BY_PARTNER
+        } else {
+            COMPOUND
+        };
         Move {
-            meta: Move::word(from, to, rule, COMPOUND),
+            meta: Move::word(from, to, rule, flags),
             extra: (partner.0 as u64) << 16,
         }
     }
@@ -338,10 +359,19 @@ impl Move {
 
     /// The cells the piece visits on this board: origin, each landing cell, destination last;
     /// then the cell of the second part of the turn, if any. A placement's path is its cell,
-    /// a pass's is empty. ([`crate::Position::path`] gives it without naming the board.)
+    /// a pass's is empty. A compound move whose mover could reach its destination by its own
+    /// patterns goes from the mover onto its partner (`b1-a1`), so that no two moves share a
+    /// path. ([`crate::Position::path`] gives it without naming the board.)
     pub fn path(&self, g: &Geometry) -> ArrayVec<Cell, { MAX_HOPS + 2 }> {
         let mut out = ArrayVec::new();
         if self.is_pass() {
+            return out;
+        }
+        if self.meta & BY_PARTNER != 0
+            && let Some(partner) = self.compound_partner()
+        {
+            out.push(self.from());
+            out.push(partner);
             return out;
         }
         if self.is_placement() {
@@ -713,6 +743,7 @@ mod layout {
             if on(8) {
                 p.choice = Some(u8::MAX);
             }
+            p.by_partner = on(7) && on(0);
             let producible = [p.placement, p.pass, !p.hops.is_empty(), p.partner.is_some()]
                 .iter()
                 .filter(|&&b| b)
@@ -772,7 +803,17 @@ mod layout {
                 p.choice = Some(17);
             })
         );
-        assert_eq!(Move::compound(a, b, 9, v), parts(&|p| p.partner = Some(v)));
+        assert_eq!(
+            Move::compound(a, b, 9, v, false),
+            parts(&|p| p.partner = Some(v))
+        );
+        assert_eq!(
+            Move::compound(a, b, 9, v, true),
+            parts(&|p| {
+                p.partner = Some(v);
+                p.by_partner = true;
+            })
+        );
         assert_eq!(
             Move::hop(a, b, 9, 7).with_choice(3).hops(),
             1,

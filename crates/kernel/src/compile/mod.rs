@@ -21,11 +21,13 @@
 //! What cannot be tabulated (it reads the board, counts or moves) is kept as an [`Expr`] and
 //! evaluated during play.
 
+pub(crate) mod attacks;
 pub(crate) mod cellsets;
 mod checks;
 pub(crate) mod effects;
 mod ends;
-pub(crate) mod royal;
+pub(crate) mod ghosts;
+pub(crate) mod special;
 pub(crate) mod steps;
 pub(crate) mod targets;
 
@@ -286,7 +288,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         general,
         steps: cellsets::Steps::of(&spec.geometry),
         royal: [0; PLAYERS],
-        attacks: royal::Attacks::default(),
+        attacks: crate::constructs::Attacks::default(),
         compounds: Vec::new(),
         choices: Vec::new(),
         ghosts: Vec::new(),
@@ -303,7 +305,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
 }
 
 /// The tables of royal pieces, compound moves, promotion by choice, captures of a passing
-/// piece, unmoved pieces and the idle clock (see [`royal`]), on compiled rules.
+/// piece, unmoved pieces and the idle clock (see [`crate::constructs`]), on compiled rules.
 fn special_tables(
     rules: &mut Rules,
     spec: &RulesSpec,
@@ -323,15 +325,24 @@ fn special_tables(
         .compounds
         .iter()
         .enumerate()
-        .map(|(i, c)| royal::Compound {
+        .map(|(i, c)| crate::constructs::Compound {
             mover: [0, 1].map(|p| code(c.mover, p)),
             partner: [0, 1].map(|p| code(c.partner, p)),
             dir: c.dir,
             mover_to: c.mover_to,
             partner_to: c.partner_to,
             rule: (first_compound + i) as u8,
+            by_partner: [CellSet::EMPTY; PLAYERS],
         })
         .collect();
+    let by_partner: Vec<[CellSet; PLAYERS]> = rules
+        .compounds
+        .iter()
+        .map(|c| [0, 1].map(|p| attacks::reaching(rules, c.mover[p], c.mover_to[p])))
+        .collect();
+    for (c, b) in rules.compounds.iter_mut().zip(by_partner) {
+        c.by_partner = b;
+    }
     rules.resets_idle = vec![false; codes];
     rules.tracks_unmoved = vec![false; codes];
     for (k, kind) in spec.kinds.iter().enumerate() {
@@ -350,7 +361,7 @@ fn special_tables(
         .iter()
         .any(|k| k.promotion.as_ref().is_some_and(|p| p.choices.len() > 1))
     {
-        rules.choices = vec![royal::Choice::default(); codes];
+        rules.choices = vec![crate::constructs::Choice::default(); codes];
         for (k, kind) in spec.kinds.iter().enumerate() {
             let Some(p) = kind.promotion.as_ref().filter(|p| p.choices.len() > 1) else {
                 continue;
@@ -367,7 +378,7 @@ fn special_tables(
         }
     }
     if rules.moves.iter().any(|m| m.takes_ghost) {
-        rules.ghosts = royal::ghost_entries(rules);
+        rules.ghosts = ghosts::ghost_entries(rules);
     }
     let mut seed = 0xC0FF_EE00_D15E_A5E5u64;
     if rules.moves.iter().any(|m| m.leaves_ghost) {
@@ -376,7 +387,7 @@ fn special_tables(
     rules.unmoved_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
     rules.fen = spec.fen.clone();
     if rules.royal.iter().any(|&r| r != 0) {
-        rules.attacks = royal::attacks(rules).map_err(|(kind, message)| {
+        rules.attacks = attacks::attacks(rules).map_err(|(kind, message)| {
             vec![RulesError {
                 site: Site::Kind(kind.index()),
                 message,

@@ -12,8 +12,8 @@
 use super::undo::HOPPED;
 use super::*;
 use crate::cell::Cell;
-use crate::compile::effects::{hostile, target_ok};
 use crate::expr::Value;
+use crate::geometry::DirSet;
 use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Move};
 use crate::piece::{Piece, Player};
@@ -21,6 +21,7 @@ use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
 use crate::status::Outcome;
 use crate::tables::{CompiledEffect, EffectKind};
+use crate::tables::{hostile, target_ok};
 use crate::verdict::{StaticEnv, first_refusal, refusal};
 use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
@@ -99,7 +100,10 @@ impl State {
                 .iter()
                 .filter(|e| e.required)
                 .fold(*rules.geometry().cells(), |acc, e| {
-                    acc.intersection(&rules.steps.next_to(enemy, e.dirs))
+                    let both = DirSet(
+                        e.dirs.0 | e.dirs.iter().fold(0, |b, d| b | 1 << d.opposite() as u8),
+                    );
+                    acc.intersection(&rules.steps.next_to(enemy, both))
                 })
         });
         for &r in &rules.placements {
@@ -180,18 +184,14 @@ impl State {
             return Err(Reason::NotEmpty(pattern));
         }
         if !m.place_cells[side.slot()].contains(cell) {
-            let env = crate::compile::targets::place_env(Piece(code), cell);
+            let env = crate::verdict::place_env(Piece(code), cell);
             return Err(match first_refusal(&rules.core, &m.place_static, &env) {
                 Ok(Some(r)) | Err((r, _)) => r,
                 Ok(None) => Reason::NoPattern,
             });
         }
         if !m.dynamic_enter.is_empty() && !formula_holds {
-            let env = PlayEnv::new(
-                rules,
-                self,
-                crate::compile::targets::place_env(Piece(code), cell),
-            );
+            let env = PlayEnv::new(rules, self, crate::verdict::place_env(Piece(code), cell));
             if let Some(r) = refusal(&rules.core, &m.dynamic_enter, &env) {
                 return Err(r);
             }
@@ -257,7 +257,13 @@ impl State {
         let side = Piece(mover).owner();
         let enemy = |code: u8| code != 0 && Piece(code).owner() != side;
         for d in e.dirs.iter() {
-            let Some(a) = g.neighbour(to, d) else {
+            // A surround is completed by the mover standing on one of the cells that enclose
+            // the victim: the victim is on the other side of the direction.
+            let toward = match e.kind {
+                EffectKind::Surround => d.opposite(),
+                _ => d,
+            };
+            let Some(a) = g.neighbour(to, toward) else {
                 continue;
             };
             let victim = at(a);

@@ -423,10 +423,9 @@ impl State {
                 }
                 if t.pass_only {
                     let piece = Piece(pc);
-                    return Err(crate::compile::targets::static_enter_reason(
-                        rules, m, piece, from, to,
-                    )
-                    .into());
+                    return Err(
+                        crate::verdict::static_enter_reason(rules, m, piece, from, to).into(),
+                    );
                 }
             }
             if dest == 0 {

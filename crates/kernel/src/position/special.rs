@@ -3,14 +3,14 @@
 //! were just passed): all on the general path.
 //!
 //! An attack has one meaning: a capture the attacker's compiled targets allow onto the cell
-//! (see [`crate::compile::royal`]), tested on a board, so that the legality of a move, the
+//! (see [`crate::compile::attacks`]), tested on a board, so that the legality of a move, the
 //! safety of a compound move's path, `in_check` and `attacked` in expressions all ask the
 //! same question.
 
 use super::undo::HOPPED;
 use super::*;
 use crate::cell::{Cell, CellSet, MAX_CELLS};
-use crate::compile::royal::{LISTED, PLAIN, between};
+use crate::constructs::{LISTED, PLAIN, between};
 use crate::moves::{Emit, Move};
 use crate::piece::Player;
 use crate::rules::Rules;
@@ -165,6 +165,7 @@ impl State {
                         c.mover_to[side.slot()],
                         c.rule,
                         partner,
+                        c.by_partner[side.slot()].contains(from),
                     ))?;
                 }
             }
@@ -179,7 +180,7 @@ impl State {
     pub(crate) fn compound_partner(
         &self,
         rules: &Rules,
-        c: &crate::compile::royal::Compound,
+        c: &crate::constructs::Compound,
         from: Cell,
         side: Player,
     ) -> Option<Cell> {
