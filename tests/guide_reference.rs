@@ -486,16 +486,21 @@ fn loads(text: &str) -> Result<(), String> {
         .map_err(|e| e.render(false))
 }
 
-/// Asserts that `at(n)` loads and `at(n + 1)` is refused.
+/// Asserts that `at(n)` loads and `at(n + 1)` is refused with the limit named.
 fn at_limit(name: &str, n: u64, at: impl Fn(u64) -> String) {
     if let Err(e) = loads(&at(n)) {
         panic!("Limits: `{name}` is stated as {n}, but a pack at {n} is refused:\n{e}");
     }
-    assert!(
-        loads(&at(n + 1)).is_err(),
-        "Limits: `{name}` is stated as {n}, but a pack at {} loads",
-        n + 1
-    );
+    match loads(&at(n + 1)) {
+        Ok(()) => panic!(
+            "Limits: `{name}` is stated as {n}, but a pack at {} loads",
+            n + 1
+        ),
+        Err(e) => assert!(
+            e.contains(&n.to_string()),
+            "Limits: a pack past `{name}` is refused without naming the limit {n}:\n{e}"
+        ),
+    }
 }
 
 /// A pack of one kind with `moves`, a piece each, and `extra` lines for the kind.
