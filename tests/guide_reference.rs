@@ -7,7 +7,8 @@
 //!   asked by loading a probe pack with an unknown key in each table (the "unknown key ...,
 //!   expected one of: ..." hint), an unknown direction, an unknown field, and by calling
 //!   every word found in `crates/lang/src` as a function and as a name (the checker tells
-//!   builtins and variables from unknown names); the keywords are read from `grammar.pest`;
+//!   builtins and variables from unknown names; the builtins found must be the checker's
+//!   table, `ply_lang::builtin_functions`); the keywords are read from `grammar.pest`;
 //! - the **forms of a move pattern** shown in "Move patterns" are the loader's own table
 //!   ([`ply_lang::PATTERN_FORMS`], also the hint of a syntax error in a pattern);
 //! - the **limits** stated in "Limits" are the numbers in the code: the constants where they
@@ -421,6 +422,16 @@ fn the_quick_reference_names_every_builtin_function() {
     assert!(
         functions.len() < 40,
         "the probe finds too much: {functions:?}"
+    );
+    // The checker's table of builtins says the same.
+    let mut table: Vec<String> = ply_lang::builtin_functions()
+        .map(|(name, _)| name.to_string())
+        .collect();
+    table.sort();
+    table.dedup();
+    assert_eq!(
+        functions, table,
+        "the functions the checker accepts are not its table's"
     );
     assert_listed("builtin functions", &functions, &["functions"]);
 }
