@@ -236,6 +236,7 @@ fn the_quick_reference_names_every_key_of_every_table() {
     for k in keys(&diags, "[rules]") {
         entry(&all, &[&format!("[rules.{k}]")]);
     }
+    let mut known: std::collections::BTreeMap<&str, BTreeSet<String>> = Default::default();
     for (what, heads) in [
         ("[game]", &["[game]"][..]),
         ("[board]", &["[board]"]),
@@ -252,7 +253,31 @@ fn the_quick_reference_names_every_key_of_every_table() {
         ("[display.pieces.Kq]", &["[display]"]),
         ("[display.players.Pqx]", &["[display]"]),
     ] {
-        assert_listed(&format!("keys of {what}"), &keys(&diags, what), heads);
+        let accepted = keys(&diags, what);
+        assert_listed(&format!("keys of {what}"), &accepted, heads);
+        for k in accepted {
+            known.entry(heads[0]).or_default().insert(k);
+        }
+    }
+    // And it names no key the loader refuses: each `key =` of an entry (lower case; upper
+    // case words are placeholders) is a key of its table.
+    for (head, accepted) in &known {
+        let text = entry(&all, &[head]);
+        let text = text.strip_prefix(head).unwrap_or(&text);
+        for (i, _) in text.match_indices(" =") {
+            let before = &text[..i];
+            let word = before
+                .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or_default();
+            if word.starts_with(|c: char| c.is_ascii_lowercase()) {
+                assert!(
+                    accepted.contains(word),
+                    "the quick reference's {head} names `{word}`, which the loader does not \
+                     accept there (it accepts {accepted:?})"
+                );
+            }
+        }
     }
     let types = hinted(
         &diags,
