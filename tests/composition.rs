@@ -500,3 +500,34 @@ fn a_compound_move_that_ends_where_the_mover_could_step_is_written_onto_its_part
     let moves = legal(open.position());
     assert!(moves.contains(&"e1-g1".to_string()) && moves.contains(&"e1-c1".to_string()));
 }
+
+#[test]
+fn a_slide_that_takes_a_passing_piece_is_refused_rather_than_never_taking() {
+    let text = r#"
+[game]
+name = "Sliding takes"
+players = ["A", "B"]
+forward = { A = "up", B = "down" }
+
+[board]
+rows = 5
+cols = 5
+
+[pieces.Runner]
+letter = "R"
+moves = ["slide forward upto 2 quiet leaves ghost", "slide forward_diagonal capturing takes ghost"]
+
+[end.stuck]
+when = 'no_moves(opponent)'
+winner = 'player'
+"#;
+    let Err(e) = ply_lang::load_str("slide.toml", text, &[]) else {
+        panic!("accepted");
+    };
+    let err = e.render(false);
+    assert!(
+        err.contains("only a step, a leap or a jump can take a passing piece"),
+        "{err}"
+    );
+    assert!(err.contains("slide.toml:13:"), "{err}");
+}

@@ -46,6 +46,17 @@ impl super::Compiler<'_> {
                         "only a slide passes cells that can stay open to capture (`leaves ghost`)",
                     );
                 }
+                if m.takes_ghost
+                    && matches!(
+                        m.pattern,
+                        Pattern::Slide { .. } | Pattern::Hop { .. } | Pattern::Place
+                    )
+                {
+                    self.error(
+                        Site::Move(k, mi),
+                        "only a step, a leap or a jump can take a passing piece (`takes ghost`)",
+                    );
+                }
                 if m.takes_ghost && m.mode == crate::spec::CaptureMode::Quiet {
                     self.error(
                         Site::Move(k, mi),
