@@ -652,3 +652,57 @@ fn declared_limits(dir: &std::path::Path) -> Vec<String> {
     }
     out
 }
+
+/// A pack in which every example of [`ply_lang::PATTERN_FORMS`] can be written: the kinds,
+/// zones, attribute and option they name.
+fn forms_pack(moves: &[&str]) -> String {
+    let moves: Vec<String> = moves.iter().map(|m| format!("\"{m}\"")).collect();
+    format!(
+        "[game]\nplayers = [\"A\", \"B\"]\nattributes = [\"rank\"]\n\
+         forward = {{ A = \"up\", B = \"down\" }}\n\
+         [board]\nrows = 5\ncols = 5\n\
+         [zones.water]\ncells = \"c3\"\n[zones.throne]\ncells = \"e5\"\n\
+         [options.multi_hop]\ndefault = true\n\
+         [pieces.Rat]\nletter = \"R\"\nmoves = [{}]\n\
+         [pieces.Arrow]\nletter = \"X\"\nmoves = []\n\
+         [setup.A]\nRat = \"a1\"\n[setup.B]\nRat = \"e5\"\n",
+        moves.join(", ")
+    )
+}
+
+#[test]
+fn each_form_of_a_move_pattern_loads_with_its_parts_and_only_those() {
+    for f in ply_lang::PATTERN_FORMS {
+        if let Err(e) = loads(&forms_pack(&[f.example])) {
+            panic!("the example of `{}` does not load:\n{e}", f.word);
+        }
+    }
+    // A passing piece is left by the forms whose synopsis says `leaves ghost`, and taken by
+    // those that say `takes ghost`; the others refuse it, though the grammar may read it.
+    let bare = |word: &str| match word {
+        "step" => "step n",
+        "slide" => "slide n",
+        "leap" => "leap (1, 2)",
+        "jump" => "jump n across water",
+        "hop" => "hop n",
+        _ => "place",
+    };
+    for f in ply_lang::PATTERN_FORMS {
+        for (part, mode) in [("leaves ghost", "quiet"), ("takes ghost", "capturing")] {
+            let pattern = format!("{} {mode} {part}", bare(f.word));
+            let said = f.synopsis.contains(part);
+            let loaded = loads(&forms_pack(&[&pattern]));
+            assert_eq!(
+                loaded.is_ok(),
+                said,
+                "`{pattern}`: the synopsis `{}` {} `{part}`, but the pack {}",
+                f.synopsis,
+                if said { "has" } else { "lacks" },
+                match &loaded {
+                    Ok(()) => "loads".to_string(),
+                    Err(e) => format!("is refused:\n{e}"),
+                }
+            );
+        }
+    }
+}

@@ -24,7 +24,7 @@ pub const PATTERN_FORMS: &[PatternForm] = &[
     },
     PatternForm {
         word: "slide",
-        synopsis: "slide DIRS [upto N] [screen] [quiet | capturing] [leaves ghost | takes ghost] [until STOP] [when COND] [then place KIND by slide DIRS]",
+        synopsis: "slide DIRS [upto N] [screen] [quiet | capturing] [leaves ghost] [until STOP] [when COND] [then place KIND by slide DIRS]",
         example: "slide n, e upto 2 screen quiet leaves ghost until cell in throne when true then place Arrow by slide all",
     },
     PatternForm {
