@@ -10,7 +10,8 @@
 //!   builtins and variables from unknown names; the builtins found must be the checker's
 //!   table, `ply_lang::builtin_functions`); the keywords are read from `grammar.pest`;
 //! - the **forms of a move pattern** shown in "Move patterns" are the loader's own table
-//!   ([`ply_lang::PATTERN_FORMS`], also the hint of a syntax error in a pattern);
+//!   ([`ply_lang::PATTERN_FORMS`], also the hint of a syntax error in a pattern), whose
+//!   examples load and whose passing-capture parts are exactly those the loader accepts;
 //! - the **limits** stated in "Limits" are the numbers in the code: the constants where they
 //!   are public, else found by loading a pack at the limit (it loads) and one past it (it is
 //!   refused); and every `MAX_` constant of the kernel and the language is stated there.
