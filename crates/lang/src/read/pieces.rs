@@ -260,7 +260,7 @@ impl Reader<'_> {
                     .label(e.label.clone().unwrap_or(e.message));
                 match (e.help, e.label) {
                     (Some(h), _) => d = d.help(h),
-                    (None, None) => d = d.help("a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`"),
+                    (None, None) => d = d.help(crate::patterns::pattern_help()),
                     (None, Some(_)) => {}
                 }
                 self.diags.push(d);
@@ -353,13 +353,28 @@ impl Reader<'_> {
             } => {
                 let max = match upto {
                     Some((n, span)) if !(1..=u8::MAX as i64).contains(n) => {
-                        self.diags.push(
-                            Diagnostic::error(
-                                Some(text.loc(*span)),
+                        let (message, help) = if *n < 1 {
+                            (
                                 format!("a slide goes at least one cell: `upto {n}` cannot be"),
+                                "write `upto 1` or more, or leave `upto` out for any distance"
+                                    .to_string(),
                             )
-                            .label("not a number of cells")
-                            .help("write `upto 1` or more, or leave `upto` out for any distance"),
+                        } else {
+                            (
+                                format!(
+                                    "a slide's `upto` is at most {}, the limit: `upto {n}` cannot be",
+                                    u8::MAX
+                                ),
+                                format!(
+                                    "write `upto {}` or less, or leave `upto` out for any distance",
+                                    u8::MAX
+                                ),
+                            )
+                        };
+                        self.diags.push(
+                            Diagnostic::error(Some(text.loc(*span)), message)
+                                .label("not a number of cells")
+                                .help(help),
                         );
                         return None;
                     }
