@@ -184,6 +184,40 @@ fn bad_fens_are_refused_with_a_reason() {
             "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",
             "Black is in check with White to move",
         ),
+        // A run of 2^64 + 8 empty cells does not wrap to a full rank.
+        (
+            "rnbqkbnr/pppppppp/18446744073709551624/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rank 6 has more than 8 cells",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqKQkq - 0 1",
+            "compound-move right `K` given twice",
+        ),
+        // The king off the line of castling (its rook beside it, on its rank).
+        (
+            "4k3/8/8/8/8/8/4K2R/8 w K - 0 1",
+            "are not on the line of the move",
+        ),
+        // A rook elsewhere than on the king's line.
+        (
+            "4k3/8/8/8/8/8/7R/4K3 w K - 0 1",
+            "compound-move right `K` without its Rook",
+        ),
+        // The cell a pawn would have come from is taken.
+        (
+            "4k3/4p3/8/4p3/8/8/8/4K3 w - e6 0 1",
+            "no piece can just have passed e6",
+        ),
+        // No double step passes e5 (a pawn on e4 stepped from e6, not its start).
+        (
+            "4k3/8/8/8/4p3/8/8/4K3 w - e5 0 1",
+            "no piece can just have passed e5",
+        ),
+        // A white pawn cannot have passed e6 with White to move.
+        (
+            "4k3/8/8/4P3/8/8/8/4K3 w - e6 0 1",
+            "no piece can just have passed e6",
+        ),
     ] {
         let err = match Position::from_fen(r.clone(), fen) {
             Ok(_) => panic!("{fen} was read"),
@@ -191,6 +225,50 @@ fn bad_fens_are_refused_with_a_reason() {
         };
         assert!(err.contains(why), "{fen}: {err}");
     }
+}
+
+/// The en passant field after a black double step names the pawn that made it, not a
+/// neighbour (found by random games against python-chess): both positions agree with the
+/// reference generator, and the capture is listed.
+#[test]
+fn fen_en_passant_takes_the_pawn_that_passed() {
+    let r = rules("chess");
+    for (fen, depth, want) in [
+        (
+            "rnbqkbnr/1pppp1pp/p7/5pP1/8/8/PPPPPP1P/RNBQKBNR w KQkq f6 0 3",
+            3,
+            9150,
+        ),
+        ("4k3/7p/8/6pP/7K/8/8/8 w - g6 0 1", 3, 0),
+        // White's double step, Black to move.
+        ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", 3, 0),
+    ] {
+        let mut pos = Position::from_fen(r.clone(), fen).unwrap();
+        let b = chess::from_fen(fen).unwrap();
+        let theirs = chess::perft(&b, depth);
+        let got = pos.perft(depth).unwrap();
+        assert_eq!(
+            got,
+            theirs,
+            "{fen}: {:?}",
+            first_difference(&mut pos, depth)
+        );
+        if want != 0 {
+            assert_eq!(got, want, "{fen}");
+        }
+    }
+    let pos = Position::from_fen(r.clone(), "4k3/7p/8/6pP/7K/8/8/8 w - g6 0 1").unwrap();
+    assert!(ours(&pos).contains("h5-g6"), "{:?}", ours(&pos));
+    assert_eq!(
+        pos.to_fen().unwrap(),
+        "4k3/7p/8/6pP/7K/8/8/8 w - g6 0 1",
+        "read back as written"
+    );
+    assert!(
+        pos.to_position_string().contains("ghost=g6:g5"),
+        "{}",
+        pos.to_position_string()
+    );
 }
 
 #[test]

@@ -291,7 +291,7 @@ impl Position {
                     Ok(n) if n > 0 => n,
                     _ => return Err(err(start, PositionErrorKind::BadRun(run.to_string()))),
                 };
-                col += n;
+                col = col.saturating_add(n);
                 if col > g.cols() {
                     return Err(err(
                         start,
