@@ -271,6 +271,41 @@ fn fen_en_passant_takes_the_pawn_that_passed() {
     );
 }
 
+/// A mate on the move that reaches the idle limit is a mate (FIDE 9.6.2 gives it precedence),
+/// as the reference judges; any other move there is a draw.
+#[test]
+fn a_mate_on_the_hundredth_idle_ply_is_a_mate() {
+    let r = rules("chess");
+    let fen = "7k/8/6K1/8/8/8/8/R7 w - - 99 80";
+    let play = |text: &str| {
+        let mut pos = Position::from_fen(r.clone(), fen).unwrap();
+        let m = pos
+            .legal_moves()
+            .unwrap()
+            .iter()
+            .find(|m| pos.notation(*m) == text)
+            .unwrap();
+        pos.make_unchecked(m);
+        let b = chess::play(
+            &chess::from_fen(fen).unwrap(),
+            &chess::find_move(&chess::from_fen(fen).unwrap(), text).unwrap(),
+        );
+        assert_eq!(our_outcome(pos.outcome()), chess::outcome(&b), "{text}");
+        (pos.outcome(), pos.decided())
+    };
+    assert_eq!(
+        play("a1-a8"),
+        (
+            Some(Outcome::Win(ply_kernel::Player::FIRST)),
+            Some(Outcome::Win(ply_kernel::Player::FIRST))
+        )
+    );
+    assert_eq!(play("a1-a7").0, Some(Outcome::Draw));
+    // Read as a position, the mate is judged the same way.
+    let pos = Position::from_fen(r.clone(), "R6k/8/6K1/8/8/8/8/8 b - - 100 80").unwrap();
+    assert_eq!(pos.outcome(), Some(Outcome::Win(ply_kernel::Player::FIRST)));
+}
+
 #[test]
 fn chess_random_games_agree_with_the_reference() {
     let r = rules("chess");

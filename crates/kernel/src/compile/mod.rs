@@ -126,7 +126,8 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                     }
                 }
             }
-            EndCheck::Deferred(_) => break,
+            // Decided when the move list is empty (or before a later rule that fires).
+            EndCheck::Deferred(_) => {}
             EndCheck::Line(dirs, op, n) => eager.push(Eager {
                 index: i as u8,
                 test: EagerTest::Line(*dirs, *op, *n),
