@@ -306,6 +306,44 @@ fn a_mate_on_the_hundredth_idle_ply_is_a_mate() {
     assert_eq!(pos.outcome(), Some(Outcome::Win(ply_kernel::Player::FIRST)));
 }
 
+/// Dead positions (FIDE 5.2.2) as the pack and the reference judge them: kings alone, with
+/// one knight, or with bishops all on cells of one colour; not with bishops of both colours or
+/// a knight beside a bishop.
+#[test]
+fn dead_positions_agree_with_the_reference() {
+    let r = rules("chess");
+    for (fen, dead) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+        ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true),
+        ("4k3/8/8/8/8/8/8/2b1K3 w - - 0 1", true),
+        ("1b2k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+        ("1b2k3/8/8/8/8/8/8/2B1K3 b - - 0 1", true),
+        ("4k3/8/8/8/8/B7/8/2B1K3 w - - 0 1", true),
+        ("4k3/1b6/b7/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("4k1n1/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("4k1n1/8/8/8/8/8/8/4KN2 w - - 0 1", false),
+        ("4k3/8/8/8/8/8/8/4KR2 w - - 0 1", false),
+    ] {
+        let pos = Position::from_fen(r.clone(), fen).unwrap();
+        let b = chess::from_fen(fen).unwrap();
+        assert_eq!(chess::outcome(&b) == Some(RefOutcome::Draw), dead, "{fen}");
+        assert_eq!(pos.outcome() == Some(Outcome::Draw), dead, "{fen}");
+    }
+    // Reached by a move: taking the last rook leaves two bishops on dark cells.
+    let mut pos = Position::from_fen(r.clone(), "1b2k3/8/8/8/8/8/1B6/r3K3 w - - 0 1").unwrap();
+    assert_eq!(pos.outcome(), None);
+    let m = pos
+        .find_move(None, &[cell(&r, "b2"), cell(&r, "a1")])
+        .unwrap();
+    pos.make_unchecked(m);
+    assert_eq!(pos.outcome(), Some(Outcome::Draw));
+}
+
+fn cell(r: &Rules, name: &str) -> ply_kernel::Cell {
+    r.geometry().parse_cell(name).unwrap()
+}
+
 #[test]
 fn chess_random_games_agree_with_the_reference() {
     let r = rules("chess");
