@@ -213,6 +213,20 @@ fn bad_fens_are_refused_with_a_reason() {
             "4k3/8/8/8/4p3/8/8/4K3 w - e5 0 1",
             "no piece can just have passed e5",
         ),
+        // What the pack says of every position: one king a side, no pawn on the first or
+        // last rank.
+        (
+            "r6k/8/8/8/8/8/8/K6K w - - 0 1",
+            "White has more than 1 King (at most 1 per player)",
+        ),
+        (
+            "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "WP on a8: a Pawn may never stand in zone `ends`",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",
+            "BP on a1: a Pawn may never stand in zone `ends`",
+        ),
         // A white pawn cannot have passed e6 with White to move.
         (
             "4k3/8/8/4P3/8/8/8/4K3 w - e6 0 1",
@@ -338,6 +352,34 @@ fn dead_positions_agree_with_the_reference() {
         .unwrap();
     pos.make_unchecked(m);
     assert_eq!(pos.outcome(), Some(Outcome::Draw));
+}
+
+/// The pack's `at_most` and `never_in` hold for position strings and pieces put on a board
+/// by hand too, not only for FEN.
+#[test]
+fn position_strings_and_placed_pieces_keep_one_king_and_no_pawn_on_the_ends() {
+    let r = rules("chess");
+    let text = common::fen(&r, &[("a1", "WK"), ("h1", "WK"), ("e8", "BK")], "White");
+    let err = Position::from_position_string(r.clone(), &text).unwrap_err();
+    assert!(
+        err.to_string().contains("White has more than 1 King"),
+        "{err}"
+    );
+    let text = common::fen(&r, &[("e1", "WK"), ("e8", "BK"), ("c8", "WP")], "White");
+    let err = Position::from_position_string(r.clone(), &text).unwrap_err();
+    assert!(
+        err.to_string().contains("may never stand in zone `ends`"),
+        "{err}"
+    );
+    let mut game = ply_kernel::Game::empty(r.clone());
+    let king = ply_kernel::Piece::new(r.kind_by_name("King").unwrap(), ply_kernel::Player::FIRST);
+    let pawn = ply_kernel::Piece::new(r.kind_by_name("Pawn").unwrap(), ply_kernel::Player::SECOND);
+    game.place(king, cell(&r, "e1")).unwrap();
+    let err = game.place(king, cell(&r, "d1")).unwrap_err();
+    assert!(err.to_string().contains("more than 1 King"), "{err}");
+    let err = game.place(pawn, cell(&r, "d1")).unwrap_err();
+    assert!(err.to_string().contains("never stand"), "{err}");
+    game.place(pawn, cell(&r, "d2")).unwrap();
 }
 
 fn cell(r: &Rules, name: &str) -> ply_kernel::Cell {

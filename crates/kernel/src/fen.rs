@@ -313,6 +313,14 @@ impl Position {
                         return Err(bad(at + i, "a piece off the board"));
                     };
                     pos.state.put(&rules, piece, cell);
+                    let count = pos.state.counts[piece.code()] as usize;
+                    rules
+                        .core()
+                        .may_stand(piece, cell, count)
+                        .map_err(|e| PositionError {
+                            offset: at + i,
+                            kind: PositionErrorKind::Standing(e),
+                        })?;
                     col += 1;
                 }
                 if col > g.cols() {

@@ -504,6 +504,8 @@ fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
             name: k.name.clone(),
             letter: k.letter.clone(),
             attrs: k.attrs.clone(),
+            at_most: k.at_most,
+            never_in: k.never_in,
             tags: k
                 .tags
                 .iter()
@@ -754,6 +756,8 @@ impl Compiler<'_> {
     fn check_setup(&mut self) {
         let g = &self.core.geometry;
         let mut seen = CellSet::EMPTY;
+        // Each piece counted as it comes, for the kinds' `at_most`.
+        let mut counts = vec![0usize; crate::piece::PIECE_CODES];
         for (i, (piece, cell)) in self.spec.setup.iter().enumerate() {
             if piece.kind().index() >= self.core.kind_count() || piece.owner().index() >= PLAYERS {
                 self.error(Site::Setup(i), "unknown piece");
@@ -770,6 +774,10 @@ impl Compiler<'_> {
                 );
             }
             seen.insert(*cell);
+            counts[piece.code()] += 1;
+            if let Err(e) = self.core.may_stand(*piece, *cell, counts[piece.code()]) {
+                self.error(Site::Setup(i), e.to_string());
+            }
             let env = StaticEnv {
                 mover: Some(Value::Piece(*piece, *cell)),
                 to: Some(*cell),
