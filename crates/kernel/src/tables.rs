@@ -202,6 +202,9 @@ pub(crate) use crate::spec::EffectKind;
 pub(crate) struct CompiledEffect {
     pub kind: EffectKind,
     pub dirs: DirSet,
+    /// The directions from the moved piece in which a victim is looked for: `dirs`, but for a
+    /// surround their opposites (the mover stands on one of the enclosing cells).
+    pub look: DirSet,
     pub required: bool,
     /// `target` holds: index by mover code, target code, target cell.
     pub target: Option<BitTable>,

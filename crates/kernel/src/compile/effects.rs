@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::expr::{Env, EvalError, Value};
+use crate::geometry::DirSet;
 use crate::piece::Piece;
 use crate::spec::EffectSpec;
 use crate::tables::CompiledEffect;
@@ -118,9 +119,16 @@ impl Compiler<'_> {
             }
             Some(table)
         });
+        let look = match e.kind {
+            crate::tables::EffectKind::Surround => {
+                DirSet(e.dirs.iter().fold(0, |b, d| b | 1 << d.opposite() as u8))
+            }
+            _ => e.dirs,
+        };
         CompiledEffect {
             kind: e.kind,
             dirs: e.dirs,
+            look,
             required: e.required,
             target,
             hostile,

@@ -13,7 +13,6 @@ use super::undo::HOPPED;
 use super::*;
 use crate::cell::Cell;
 use crate::expr::Value;
-use crate::geometry::DirSet;
 use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Move};
 use crate::piece::{Piece, Player};
@@ -101,10 +100,7 @@ impl State {
                 .iter()
                 .filter(|e| e.required)
                 .fold(*rules.geometry().cells(), |acc, e| {
-                    let both = DirSet(
-                        e.dirs.0 | e.dirs.iter().fold(0, |b, d| b | 1 << d.opposite() as u8),
-                    );
-                    acc.intersection(&rules.steps.next_to(enemy, both))
+                    acc.intersection(&rules.steps.next_to(enemy, e.look))
                 })
         });
         for &r in &rules.placements {
@@ -257,14 +253,10 @@ impl State {
         let g = rules.geometry();
         let side = Piece(mover).owner();
         let enemy = |code: u8| code != 0 && Piece(code).owner() != side;
-        for d in e.dirs.iter() {
-            // A surround is completed by the mover standing on one of the cells that enclose
-            // the victim: the victim is on the other side of the direction.
-            let toward = match e.kind {
-                EffectKind::Surround => d.opposite(),
-                _ => d,
-            };
-            let Some(a) = g.neighbour(to, toward) else {
+        // A surround is completed by the mover standing on one of the cells that enclose the
+        // victim: `look` has the opposite directions then.
+        for d in e.look.iter() {
+            let Some(a) = g.neighbour(to, d) else {
                 continue;
             };
             let victim = at(a);
