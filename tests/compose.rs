@@ -71,6 +71,23 @@ fn the_generator_makes_every_construct_in_packs_that_load() {
     );
 }
 
+/// The configuration of the tools below: the standard one, or with the known defects that
+/// `PLY_COMPOSE_KNOWN` names (a comma-separated list of [`random_pack::Known`] fields, or
+/// `all`).
+fn tool_config() -> Config {
+    let mut cfg = Config::standard();
+    let known = std::env::var("PLY_COMPOSE_KNOWN").unwrap_or_default();
+    let on = |name: &str| known.split(',').any(|k| k == name || k == "all");
+    let k = &mut cfg.known;
+    k.overlapping_patterns = on("overlapping_patterns");
+    k.two_placed_kinds = on("two_placed_kinds");
+    k.compound_beside_a_pattern = on("compound_beside_a_pattern");
+    k.hop_onto_a_choice = on("hop_onto_a_choice");
+    k.takes_ghost_beside_quiet_moves = on("takes_ghost_beside_quiet_moves");
+    k.royal_with_a_capture_rule_on_cells = on("royal_with_a_capture_rule_on_cells");
+    cfg
+}
+
 /// Replays one seed (`PLY_COMPOSE_SEED`), printing the pack and what the game went through.
 #[test]
 #[ignore = "a tool: PLY_COMPOSE_SEED=N cargo test -p ply --test compose replay -- --ignored --nocapture"]
@@ -80,7 +97,7 @@ fn replay() {
         .parse()
         .expect("a number");
     let mut d = Draw::seeded(seed);
-    let pack = random_pack(&mut d, &Config::standard());
+    let pack = random_pack(&mut d, &tool_config());
     println!("{}\n{:?}", pack.toml, pack.has);
     match check::check_pack(&pack.toml, &mut d, PLIES) {
         Ok(w) => println!("{w:?}"),
@@ -100,9 +117,10 @@ fn survey() {
     let mut kinds: BTreeMap<String, (usize, u64)> = BTreeMap::new();
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     let (mut positions, mut moves, mut refused) = (0, 0, 0);
+    let cfg = tool_config();
     std::panic::set_hook(Box::new(|_| {}));
     for seed in 0..n {
-        match run(seed, &Config::standard()) {
+        match run(seed, &cfg) {
             Ok(w) => {
                 positions += w.positions;
                 moves += w.moves;

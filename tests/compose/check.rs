@@ -323,12 +323,13 @@ pub fn check_position(
         p.unmake_unchecked(*m, u);
         if (p.to_position_string(), p.hash()) != before || &p != pos {
             return Err(format!(
-                "make then unmake of {} leaves {} (key {:x}), not {} (key {:x})",
+                "make then unmake of {} leaves {} (key {:x}), not {} (key {:x}){}",
                 text(m),
                 p.to_position_string(),
                 p.hash(),
                 before.0,
-                before.1
+                before.1,
+                difference(&p, pos)
             ));
         }
     }
@@ -502,6 +503,42 @@ pub fn check_position(
     // 5. The position string reads back.
     round_trip(pos)?;
     Ok(true)
+}
+
+/// Where two positions differ, from their debug forms (for a report).
+fn difference(a: &Position, b: &Position) -> String {
+    // The log of changes is not part of a position's equality.
+    let strip = |d: String| match (d.find("log: Log("), d.find("unmoved:")) {
+        (Some(i), Some(j)) if i < j => format!("{}{}", &d[..i], &d[j..]),
+        _ => d,
+    };
+    let (da, db) = (strip(format!("{a:?}")), strip(format!("{b:?}")));
+    let wa: Vec<&str> = da.split(", ").collect();
+    let wb: Vec<&str> = db.split(", ").collect();
+    let diff: Vec<String> = wa
+        .iter()
+        .zip(&wb)
+        .enumerate()
+        .filter(|(_, (x, y))| x != y)
+        .take(6)
+        .map(|(i, (x, y))| {
+            // The field: the last word before it that names one.
+            let field = wa[..=i]
+                .iter()
+                .rev()
+                .find_map(|w| {
+                    w.split_once(": ")
+                        .map(|f| f.0.trim_start_matches(['{', ' ']))
+                })
+                .unwrap_or("?");
+            format!("{field}: {x} / {y}")
+        })
+        .collect();
+    if diff.is_empty() {
+        String::new()
+    } else {
+        format!("; they differ in: {}", diff.join("; "))
+    }
 }
 
 /// The position string of `pos` reads back as `pos` (string and key).

@@ -292,7 +292,7 @@ struct Kind {
     dynamic_capture: bool,
 }
 
-const NAMES: [(&str, &str); 7] = [
+const NAMES: [(&str, &str); 9] = [
     ("Ace", "A"),
     ("Bishop", "B"),
     ("Crab", "C"),
@@ -300,6 +300,8 @@ const NAMES: [(&str, &str); 7] = [
     ("Eel", "E"),
     ("Frog", "F"),
     ("Gull", "G"),
+    ("Heron", "H"),
+    ("Ibis", "I"),
 ];
 
 /// The generator's state for one pack.

@@ -481,7 +481,9 @@ impl State {
             self.side = self.side.other();
             if m.is_placement() {
                 let code = self.take(rules, m.to());
+                // Back in hand, for a kind with a supply (make took one only then).
                 if code != 0
+                    && rules.supply(Piece(code).kind()).is_some()
                     && let Some(reserve) = &mut self.reserve
                 {
                     reserve[code as usize] += 1;
