@@ -154,3 +154,292 @@ fn survey() {
         println!("{count:5} x {k}   (first: seed {seed})");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Defects found by the generator, each reduced to a small pack. The fixed ones are tests that
+// failed before their fix; the open ones are `#[ignore]`d (the generator leaves their
+// combinations out, see `random_pack::Known`) until the kernel mends them.
+
+/// Loads a pack's text, panicking with its diagnostics.
+fn pack(text: &str) -> std::sync::Arc<ply_kernel::Rules> {
+    check::load(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The legal moves of `position` in notation, checked against the reference definition, and
+/// every invariant of `check_position` on it.
+fn checked(rules: &std::sync::Arc<ply_kernel::Rules>, position: &str) -> Vec<String> {
+    checked_with(rules, position, false)
+}
+
+/// [`checked`], for rules that make capturing mandatory or not.
+fn checked_with(
+    rules: &std::sync::Arc<ply_kernel::Rules>,
+    position: &str,
+    must_capture: bool,
+) -> Vec<String> {
+    let pos = ply_kernel::Position::from_position_string(rules.clone(), position)
+        .unwrap_or_else(|e| panic!("{position}: {e}"));
+    let mut walk = check::Walk::default();
+    for seed in 0..4 {
+        if let Err(e) =
+            check::check_position(&pos, must_capture, &mut Draw::seeded(seed), &mut walk)
+        {
+            panic!("{position}: {e}");
+        }
+    }
+    let mut moves: Vec<String> = pos
+        .legal_moves()
+        .unwrap()
+        .iter()
+        .map(|m| ply_kernel::move_text(rules, &m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+const TWO_SIDES: &str = r#"
+[game]
+name = "Defect"
+players = ["White", "Black"]
+symbols = { White = "W", Black = "B" }
+forward = { White = "up", Black = "down" }
+"#;
+
+#[test]
+fn placements_stay_legal_where_capturing_is_mandatory_and_nothing_captures() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+must_capture = true
+[board]
+rows = 3
+cols = 3
+[pieces.Stone]
+letter = "S"
+moves = ["step n"]
+[pieces.Disc]
+letter = "D"
+supply = 1
+moves = ["place when cell.row == 0"]
+[setup.White]
+Stone = "a1"
+[setup.Black]
+Stone = "c3"
+"#
+    ));
+    // No capture: the step and the placements on the top row (but c3) are all legal.
+    assert_eq!(
+        checked_with(&rules, "2BS/3/WS2 White hand=WD:1,BD:1", true),
+        ["a1-a2", "a3", "b3"]
+    );
+    // A capture: only it.
+    assert_eq!(
+        checked_with(&rules, "2BS/BS2/WS2 White hand=WD:1,BD:1", true),
+        ["a1xa2"]
+    );
+}
+
+#[test]
+fn a_piece_taken_by_a_hop_is_no_longer_unmoved() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 3
+cols = 5
+[pieces.King]
+letter = "K"
+moves = ["step w"]
+[pieces.Rook]
+letter = "R"
+moves = ["hop w"]
+[compound.castle]
+mover = "King"
+partner = "Rook"
+direction = "east"
+mover_to = {{ White = "c1", Black = "c3" }}
+partner_to = {{ White = "b1", Black = "b3" }}
+[setup.White]
+King = "a1"
+Rook = "d1"
+[setup.Black]
+King = "a3"
+Rook = "e1"
+"#
+    ));
+    let start = "BK4/5/WK2WRBR Black unmoved=a3,a1,d1,e1";
+    assert_eq!(checked(&rules, start), ["e1xc1"]);
+    let mut game = ply_kernel::Game::from_position_string(rules.clone(), start).unwrap();
+    game.play_path(None, &cells(&rules, "e1-c1")).unwrap();
+    // d1 is empty now: the position string says nothing of it, and reads back.
+    let after = game.position().to_position_string();
+    assert_eq!(after, "BK4/5/WK1BR2 White unmoved=a3,a1");
+    let _ = checked(&rules, &after);
+}
+
+#[test]
+fn a_passed_cell_is_open_for_one_turn_even_when_the_answer_is_a_placement() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 4
+cols = 3
+[pieces.Pawn]
+letter = "P"
+moves = ["slide forward upto 2 quiet leaves ghost", "step forward_diagonal capturing takes ghost"]
+[pieces.Wall]
+letter = "W"
+moves = ["place when cell.row == 0"]
+[setup.White]
+Pawn = "b1"
+[setup.Black]
+Pawn = "c4"
+"#
+    ));
+    let mut game = ply_kernel::Game::new(rules.clone());
+    game.play_path(None, &cells(&rules, "b1-b3")).unwrap();
+    // Black places instead of taking on b2: b2 is closed again for White's turn... and
+    // after White's answer the position still reads back.
+    game.play_path(None, &cells(&rules, "a4")).unwrap();
+    let after = game.position().to_position_string();
+    assert!(!after.contains("ghost"), "{after}");
+    let _ = checked(&rules, &after);
+}
+
+#[test]
+fn a_piece_arriving_on_a_blocking_cell_can_open_an_attack_on_the_royal_piece() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 3
+cols = 3
+[zones.pond]
+cells = "b2"
+[pieces.King]
+letter = "K"
+royal = true
+moves = ["step orthogonal quiet"]
+[pieces.Frog]
+letter = "F"
+tags = ["swimmer"]
+moves = ["step n"]
+[pieces.Heron]
+letter = "H"
+moves = ["jump diagonal across pond unless occupant has swimmer", "step n"]
+[setup.White]
+King = "a1"
+Heron = "b1"
+[setup.Black]
+King = "a3"
+Frog = "b2"
+Heron = "c3"
+"#
+    ));
+    // The black frog on b2 blocks the black heron's jump c3-a1. The white heron takes the
+    // frog: no swimmer is on b2 any more, and the white king would be attacked.
+    let moves = checked(&rules, "BK1BH/1BF1/WKWH1 White");
+    assert!(!moves.contains(&"b1xb2".to_string()), "{moves:?}");
+}
+
+/// Cells from names.
+fn cells(rules: &ply_kernel::Rules, names: &str) -> Vec<ply_kernel::Cell> {
+    names
+        .split(['-', 'x'])
+        .map(|n| rules.geometry().parse_cell(n).unwrap())
+        .collect()
+}
+
+#[test]
+#[ignore = "open defect: a step and a slide of one kind list the same move twice, under one notation"]
+fn two_patterns_that_reach_one_cell_make_one_move() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 3
+cols = 3
+[pieces.Stone]
+letter = "S"
+moves = ["step orthogonal", "slide n upto 2"]
+[setup.White]
+Stone = "a1"
+[setup.Black]
+Stone = "c3"
+"#
+    ));
+    // Today: a1-a2 twice (perft counts 4), and typing it finds the first.
+    assert_eq!(
+        checked(&rules, "2BS/3/WS2 White"),
+        ["a1-a2", "a1-a3", "a1-b1"]
+    );
+}
+
+#[test]
+#[ignore = "open defect: placements of two kinds on one cell share the notation `b2`"]
+fn placements_of_two_kinds_have_two_notations() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 3
+cols = 3
+[pieces.Disc]
+letter = "D"
+moves = ["place when cell.row == 1 and cell.col == 1"]
+[pieces.Ring]
+letter = "R"
+moves = ["place when cell.row == 1 and cell.col == 1"]
+"#
+    ));
+    // Today: "b2" twice, and typing it always places a disc.
+    assert_eq!(checked(&rules, "3/3/3 White").len(), 2);
+}
+
+#[test]
+#[ignore = "open defect: `takes ghost` on a pattern that also moves quietly gives a quiet move and a capture with one path (c3-b3 and c3xb3)"]
+fn a_passing_capture_and_a_quiet_move_have_two_paths() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 4
+cols = 3
+[pieces.Pawn]
+letter = "P"
+moves = ["slide forward upto 2 quiet leaves ghost"]
+[pieces.Crab]
+letter = "C"
+moves = ["step w takes ghost"]
+[setup.White]
+Pawn = "b1"
+[setup.Black]
+Crab = "c2"
+"#
+    ));
+    let mut game = ply_kernel::Game::new(rules.clone());
+    game.play_path(None, &cells(&rules, "b1-b3")).unwrap();
+    // Black: c2-b2 onto the passed cell, and c2xb2 taking the pawn on b3, one path.
+    let _ = checked(&rules, &game.position().to_position_string());
+}
+
+#[test]
+#[ignore = "open defect: a capture table too large to build becomes a check that \"reads the position\", and a royal pack is refused for it"]
+fn a_royal_pack_with_a_capture_rule_on_both_cells_loads() {
+    let _ = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 6
+cols = 6
+[zones.z]
+cells = "a5 b5 c5 a4 c4 d4 e4 a3"
+[pieces.King]
+letter = "K"
+royal = true
+moves = ["step all"]
+[pieces.Bishop]
+letter = "B"
+moves = ["step s capturing", "place when empty(neighbour(cell, n))"]
+[rules.capture]
+dry-feet = 'not mover.cell in z or target.cell in z'
+[setup.White]
+King = "b2"
+[setup.Black]
+King = "f4"
+"#
+    ));
+}
