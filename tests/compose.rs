@@ -19,7 +19,7 @@ use random_pack::{CONSTRUCTS, Config, Draw, random_pack};
 use std::collections::BTreeMap;
 
 /// Plies of each random game.
-const PLIES: usize = 24;
+const PLIES: usize = 40;
 
 /// Generates the pack of `seed` and checks a random game of it.
 fn run(seed: u64, cfg: &Config) -> Result<check::Walk, String> {
@@ -30,7 +30,8 @@ fn run(seed: u64, cfg: &Config) -> Result<check::Walk, String> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 160,
+        // About a minute on two cores (each case: a pack and a game of up to 40 plies).
+        cases: 20_000,
         // A seed has no structure to shrink.
         max_shrink_iters: 0,
         failure_persistence: None,

@@ -14,6 +14,8 @@
 //! [`Known`]); the generator leaves those combinations out unless told to make them, so that
 //! the property test finds what is not known yet.
 #![allow(dead_code)]
+// Loops over the two players index several per-player arrays at once.
+#![allow(clippy::needless_range_loop)]
 
 use std::fmt::Write as _;
 
@@ -414,7 +416,18 @@ impl Gen<'_> {
             }
         }
         if self.z.is_empty() {
-            self.z.push(inner[self.d.below(inner.len())]);
+            // One cell of an inner row (never on the back rows, where compound moves start).
+            let rows_inside: Vec<(usize, usize)> = inner
+                .iter()
+                .copied()
+                .filter(|c| c.0 > 0 && c.0 < rows - 1)
+                .collect();
+            let from = if rows_inside.is_empty() {
+                &inner
+            } else {
+                &rows_inside
+            };
+            self.z.push(from[self.d.below(from.len())]);
         }
 
         let want_royal = self.d.chance(35);
