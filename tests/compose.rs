@@ -444,3 +444,193 @@ King = "f4"
 "#
     ));
 }
+
+#[test]
+fn a_move_with_a_second_part_needs_no_choice_of_promotion() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 3
+cols = 3
+[zones.far]
+White = "a3 b3 c3"
+Black = "a1 b1 c1"
+[pieces.Crab]
+letter = "C"
+moves = ["step e quiet then place Wall by slide n", "step ne quiet"]
+promote = {{ to = ["Wall", "King"], zone = "far" }}
+[pieces.Wall]
+letter = "W"
+moves = []
+[pieces.King]
+letter = "K"
+moves = []
+[setup.White]
+Crab = "a2"
+[setup.Black]
+Wall = "c1"
+"#
+    ));
+    // a2-b2/b3 does not promote; a2-b3 does, by choice: typing the first asks nothing.
+    assert_eq!(
+        checked(&rules, "3/WC2/2BW White"),
+        ["a2-b2/b3", "a2-b3=K", "a2-b3=W"]
+    );
+}
+
+#[test]
+fn a_refused_choice_of_promotion_is_explained_by_its_own_check() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 3
+cols = 5
+[zones.far]
+White = "a3 b3 c3 d3 e3"
+Black = "a1 b1 c1 d1 e1"
+[pieces.King]
+letter = "K"
+royal = true
+moves = ["step all"]
+[pieces.Rook]
+letter = "R"
+moves = ["slide orthogonal"]
+[pieces.Pawn]
+letter = "P"
+moves = ["step n quiet"]
+promote = {{ to = ["Rook", "King"], zone = "far" }}
+[setup.White]
+King = "b1"
+Pawn = "c2"
+[setup.Black]
+King = "e1"
+Rook = "a3"
+"#
+    ));
+    // c2-c3=K puts a second king where the rook on a3 attacks it: refused for that, and
+    // typed, it says so (not that a capture is mandatory).
+    let moves = checked(&rules, "BR4/2WP2/1WK2BK White");
+    assert!(moves.contains(&"c2-c3=R".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"c2-c3=K".to_string()), "{moves:?}");
+    let pos =
+        ply_kernel::Position::from_position_string(rules.clone(), "BR4/2WP2/1WK2BK White").unwrap();
+    let e = pos
+        .find_move_choosing(None, &cells(&rules, "c2-c3"), rules.kind_by_name("King"))
+        .unwrap_err();
+    assert_eq!(e.reason(), Some(ply_kernel::Reason::Exposed), "{e}");
+}
+
+#[test]
+fn a_refused_compound_move_is_explained_by_its_own_check() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 3
+cols = 5
+[pieces.King]
+letter = "K"
+royal = true
+moves = ["step all"]
+[pieces.Rook]
+letter = "R"
+moves = ["slide orthogonal"]
+[pieces.Drake]
+letter = "D"
+moves = ["step n"]
+[compound.castle]
+mover = "Drake"
+partner = "Rook"
+direction = "east"
+mover_to = {{ White = "d1", Black = "d3" }}
+partner_to = {{ White = "c1", Black = "c3" }}
+[setup.White]
+King = "a2"
+Drake = "b1"
+Rook = "e1"
+[setup.Black]
+King = "e3"
+Rook = "a3"
+"#
+    ));
+    // The white king on a2 is in check from a3: castling leaves it so, and is refused for
+    // that, not as a compound move that cannot be made.
+    let start = "BR3BK/WK4/1WD2WR White unmoved=a3,b1,e1";
+    let _ = checked(&rules, start);
+    let pos = ply_kernel::Position::from_position_string(rules.clone(), start).unwrap();
+    let e = pos.find_move(None, &cells(&rules, "b1-d1")).unwrap_err();
+    assert_eq!(e.reason(), Some(ply_kernel::Reason::Exposed), "{e}");
+}
+
+#[test]
+fn a_passed_cell_filled_by_a_second_part_is_closed() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 4
+cols = 3
+[pieces.Pawn]
+letter = "P"
+moves = ["slide forward upto 2 quiet leaves ghost then place Wall by slide s"]
+[pieces.Wall]
+letter = "W"
+moves = []
+[setup.White]
+Pawn = "b1"
+[setup.Black]
+Wall = "a4"
+"#
+    ));
+    let mut game = ply_kernel::Game::new(rules.clone());
+    game.play_path(None, &cells(&rules, "b1-b3-b2")).unwrap();
+    let after = game.position().to_position_string();
+    assert!(!after.contains("ghost"), "{after}");
+    let _ = checked(&rules, &after);
+}
+
+#[test]
+fn making_and_unmaking_a_move_leaves_an_equal_position_where_repetitions_count() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 3
+cols = 3
+[pieces.Stone]
+letter = "S"
+moves = ["step orthogonal"]
+[end.repetition]
+when = 'repetitions >= 2'
+draw = true
+[setup.White]
+Stone = "a1"
+[setup.Black]
+Stone = "c3"
+"#
+    ));
+    let _ = checked(&rules, "2BS/3/WS2 White");
+}
+
+#[test]
+fn unmaking_a_placement_of_a_kind_without_a_supply_leaves_the_hands_alone() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+[board]
+rows = 2
+cols = 2
+[pieces.Disc]
+letter = "D"
+supply = 1
+moves = ["place when cell.row == 0"]
+[pieces.Ring]
+letter = "R"
+moves = ["place when cell.row == 1"]
+"#
+    ));
+    let pos = ply_kernel::Position::from_position_string(rules.clone(), "2/2 White hand=WD:1,BD:1")
+        .unwrap();
+    for m in pos.legal_moves().unwrap().iter() {
+        let mut p = pos.clone();
+        let u = p.make_unchecked(m);
+        p.unmake_unchecked(m, u);
+        assert!(p == pos, "{}", ply_kernel::move_text(&rules, &m));
+    }
+}
