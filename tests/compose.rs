@@ -119,6 +119,12 @@ fn survey() {
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
     let (mut positions, mut moves, mut refused) = (0, 0, 0);
     let cfg = tool_config();
+    let mut constructs: BTreeMap<&str, usize> = BTreeMap::new();
+    for seed in 0..n {
+        for c in random_pack(&mut Draw::seeded(seed), &cfg).has {
+            *constructs.entry(c).or_default() += 1;
+        }
+    }
     std::panic::set_hook(Box::new(|_| {}));
     for seed in 0..n {
         match run(seed, &cfg) {
@@ -151,6 +157,7 @@ fn survey() {
         "{n} seeds: {positions} positions, {moves} legal moves, {refused} refused moves checked"
     );
     println!("refusals: {reasons:?}");
+    println!("packs with each construct: {constructs:?}");
     for (k, (count, seed)) in kinds {
         println!("{count:5} x {k}   (first: seed {seed})");
     }

@@ -1230,9 +1230,21 @@ impl Gen<'_> {
         }
         let budget = (rows * cols - self.holes.len()) / 2;
         let z_forbidden = self.z_forbidden;
-        for side in 0..2 {
-            let mut placed = per[side].len();
-            for ki in 0..self.kinds.len() {
+        // The royal pieces of both sides first, so that there is room for them.
+        let mut order: Vec<(usize, usize)> = Vec::new();
+        for royal_first in [true, false] {
+            for side in 0..2 {
+                for ki in 0..self.kinds.len() {
+                    if self.kinds[ki].royal == royal_first {
+                        order.push((side, ki));
+                    }
+                }
+            }
+        }
+        let mut placed = [per[0].len(), per[1].len()];
+        for (side, ki) in order {
+            {
+                let placed = &mut placed[side];
                 let k = &self.kinds[ki];
                 let is_mover = self.compound.is_some_and(|c| c.0 == ki);
                 let n = if k.royal {
@@ -1251,7 +1263,7 @@ impl Gen<'_> {
                 };
                 let swimmer = self.kinds[ki].swimmer;
                 for _ in 0..n {
-                    if placed >= budget && !self.kinds[ki].royal {
+                    if *placed >= budget && !self.kinds[ki].royal {
                         break;
                     }
                     // Own half most of the time.
@@ -1274,12 +1286,21 @@ impl Gen<'_> {
                         found = Some(c);
                         break;
                     }
+                    if found.is_none() && self.kinds[ki].royal {
+                        // A royal piece must stand somewhere: any free cell.
+                        found = (0..rows)
+                            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+                            .find(|c| {
+                                !taken.contains(c)
+                                    && !(z_forbidden && !swimmer && self.z.contains(c))
+                            });
+                    }
                     let Some(c) = found else {
                         break;
                     };
                     taken.push(c);
                     per[side].push((ki, c));
-                    placed += 1;
+                    *placed += 1;
                 }
             }
         }
