@@ -1291,8 +1291,8 @@ impl Gen<'_> {
                         found = (0..rows)
                             .flat_map(|r| (0..cols).map(move |c| (r, c)))
                             .find(|c| {
-                                !taken.contains(c)
-                                    && !(z_forbidden && !swimmer && self.z.contains(c))
+                                let forbidden = z_forbidden && !swimmer && self.z.contains(c);
+                                !taken.contains(c) && !forbidden
                             });
                     }
                     let Some(c) = found else {
