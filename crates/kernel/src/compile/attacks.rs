@@ -11,7 +11,7 @@ use crate::cell::{Cell, CellSet};
 use crate::constructs::{AttackEntry, Attacks, LISTED, PLAIN, RayCell};
 use crate::piece::{PLAYERS, Piece, Player};
 use crate::rules::Rules;
-use crate::tables::{CAPTURE, HOP, SLIDE, SLOW, Target, bit};
+use crate::tables::{BLOCKABLE, CAPTURE, HOP, SLIDE, SLOW, Target, bit};
 
 /// Every listed target of `code` from `from`, with its index.
 pub(super) fn listed(
@@ -117,7 +117,9 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, (crate::KindId, String)>
                     let start = t.jumped_start as usize;
                     for j in &rules.jumped[start..start + t.jumped_len as usize] {
                         vacate[at].insert(Cell(j.cell));
-                        if rules.moves[t.rule as usize].screen {
+                        // A piece arriving on a screen, or on a cell a blocking condition
+                        // reads (`unless occupant has swimmer`), may open the attack.
+                        if rules.moves[t.rule as usize].screen || t.flags & BLOCKABLE != 0 {
                             fill[at].insert(Cell(j.cell));
                         }
                     }

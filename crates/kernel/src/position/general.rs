@@ -69,7 +69,8 @@ impl State {
             }
             judged.captures_only = false;
         }
-        if !(rules.must_capture && judged.any) {
+        // Still only captures here: some capture is legal, and placements are not.
+        if !judged.captures_only {
             self.generate_placements(rules, side, &mut judged)?;
         }
         if !judged.any
@@ -334,6 +335,9 @@ impl State {
             }
             for &(c, code) in &changes {
                 self.change(rules, c, code);
+                if !self.unmoved.is_empty() {
+                    self.forget_moved(rules, c);
+                }
                 changed = true;
             }
         }
@@ -390,6 +394,10 @@ impl State {
             if rules.history {
                 self.after_move(m.is_placement());
             }
+            if rules.special {
+                // Cells passed by the last move stay open for one turn only.
+                self.after_special(rules, m, 0);
+            }
             undo
         } else if let Some(partner) = m.compound_partner() {
             let moved = self.board[m.from().index()];
@@ -413,6 +421,12 @@ impl State {
             && let Some((codes, _)) = rules.moves[m.rule() as usize].then
         {
             self.change(rules, at, codes[side.slot()]);
+            // A passed cell the second part fills is no longer open (rewinding the move's
+            // log reopens the cells before it).
+            if self.ghost.contains(at) {
+                self.ghost.remove(at);
+                self.hash ^= rules.ghost_keys[at.index()];
+            }
         }
         let unchanged = if m.is_pass() {
             None
@@ -467,7 +481,9 @@ impl State {
             self.side = self.side.other();
             if m.is_placement() {
                 let code = self.take(rules, m.to());
+                // Back in hand, for a kind with a supply (make took one only then).
                 if code != 0
+                    && rules.supply(Piece(code).kind()).is_some()
                     && let Some(reserve) = &mut self.reserve
                 {
                     reserve[code as usize] += 1;

@@ -224,6 +224,23 @@ impl Position {
         Ok(kept)
     }
 
+    /// Every pseudo-legal move of the side to move, in generation order: the moves the
+    /// reference definition judges ([`Position::legal_moves_by_reference`]), before any is
+    /// made. For tests and fuzzing.
+    pub fn pseudo_legal_moves(&self) -> Result<Vec<Move>, MoveLimit> {
+        let mut pseudo = Vec::new();
+        let flow = self.state.pseudo_moves(
+            &self.rules,
+            self.state.side,
+            &mut crate::moves::Guard::new(|m| {
+                pseudo.push(m);
+                ControlFlow::<()>::Continue(())
+            }),
+        );
+        let _ = crate::moves::Stop::result(flow)?;
+        Ok(pseudo)
+    }
+
     /// Why the reference definition refuses `m`, a pseudo-legal move of the side to move, or
     /// `Ok` when it admits it (mandatory capture and passing aside).
     pub fn reference_verdict(&self, m: Move) -> Result<(), Reason> {

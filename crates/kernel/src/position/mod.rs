@@ -298,6 +298,17 @@ impl Position {
             let mut first = None;
             for &r in &rules.placements {
                 match self.state.place_verdict(rules, r, side, path[0]) {
+                    // Where capturing is mandatory, a placement is legal only when no capture is.
+                    Ok(m)
+                        if rules.must_capture
+                            && !self.legal_moves().map_err(limit)?.iter().any(|x| x == m) =>
+                    {
+                        let piece = Piece(State::placed_code(rules, r, side));
+                        first.get_or_insert(MoveErrorKind::CannotPlace {
+                            piece,
+                            reason: crate::Reason::MustCapture,
+                        });
+                    }
                     Ok(m) => return Ok(m),
                     Err(reason) => {
                         let piece = Piece(State::placed_code(rules, r, side));
@@ -324,7 +335,10 @@ impl Position {
         if moves.iter().any(|m| m.promotion().is_some()) {
             let to_kind = |m: &Move| m.promotion().map(|p| p.kind());
             let want = |m: &Move| to_kind(m).is_none() || to_kind(m) == choice;
-            let endpoints = |m: &Move| m.to() == to;
+            // The moves this path names: its exact path, or its ends for a two-cell path (a
+            // second part's cell is not a destination).
+            let endpoints =
+                |m: &Move| m.path(g).as_slice() == path || (path.len() == 2 && m.to() == to);
             if choice.is_none() && moves.iter().any(|m| endpoints(&m) && to_kind(&m).is_some()) {
                 let first = moves
                     .iter()
@@ -355,7 +369,10 @@ impl Position {
         match matching.as_slice() {
             [m] => Ok(*m),
             [] => {
-                let reason = self.state.explain(rules, side, path).map_err(limit)?;
+                let reason = self
+                    .state
+                    .explain(rules, side, path, choice)
+                    .map_err(limit)?;
                 Err(fail(MoveErrorKind::Illegal { piece, reason }))
             }
             _ => Err(fail(MoveErrorKind::Ambiguous { piece })),

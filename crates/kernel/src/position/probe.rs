@@ -14,7 +14,7 @@ use crate::expr::Value;
 use crate::limits::MoveLimit;
 use crate::moves::Move;
 use crate::piece::{Piece, Player};
-use crate::reason::Reason;
+use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
 use crate::shapes::geometry_of;
 use crate::tables::{CAPTURE, CompiledMove, JUMP, QUIET, STEP, Shape, Target};
@@ -23,12 +23,13 @@ use std::ops::ControlFlow;
 
 impl State {
     /// Why the piece of `side` on `path[0]` cannot follow `path` (at least two cells of the
-    /// board), which generation does not list.
+    /// board) with the promotion `choice`, if any, which generation does not list.
     pub(crate) fn explain(
         &self,
         rules: &Rules,
         side: Player,
         path: &[Cell],
+        choice: Option<crate::KindId>,
     ) -> Result<Reason, MoveLimit> {
         let g = rules.geometry();
         let from = path[0];
@@ -39,16 +40,58 @@ impl State {
             free.push(m);
             ControlFlow::<()>::Continue(())
         })?;
+        // And its captures in passing and compound moves.
+        if rules.special {
+            let mut sink = crate::moves::Guard::new(|m: Move| {
+                if m.from() == from {
+                    free.push(m);
+                }
+                ControlFlow::<()>::Continue(())
+            });
+            let _ = crate::moves::Stop::result(self.generate_special(rules, side, &mut sink))?;
+        }
         let follows = |m: &Move| {
             let p = m.path(g);
-            p.as_slice() == path || (path.len() == 2 && m.to() == path[1])
+            let chosen = m.promotion().is_none_or(|p| Some(p.kind()) == choice);
+            chosen && (p.as_slice() == path || (path.len() == 2 && m.to() == path[1]))
         };
         if let Some(m) = free.iter().find(|m| follows(m)) {
-            // A pseudo-legal move: the reference says which of its own conditions fails.
-            if let Err(reason) = self.admit_by_making(rules, *m, side) {
+            // A pseudo-legal move (with the kind chosen, where the player chooses): the
+            // reference says which of its own conditions fails.
+            let m = match (choice, rules.choices.get(pc as usize)) {
+                (Some(k), Some(c))
+                    if c.zone.contains(m.to()) && c.codes.contains(&Piece::new(k, side).0) =>
+                {
+                    m.with_choice(Piece::new(k, side).0)
+                }
+                _ => *m,
+            };
+            if let Err(reason) = self.admit_by_making(rules, m, side) {
                 return Ok(reason);
             }
             return Ok(Reason::MustCapture);
+        }
+        if path.len() == 2 && !rules.compounds.is_empty() {
+            // A pseudo-legal compound move: the reference says which of its own conditions
+            // fails.
+            let mut compound = None;
+            let _ = self.pseudo_moves(
+                rules,
+                side,
+                &mut crate::moves::Guard::new(|m: Move| {
+                    if m.is_compound() && m.from() == from && m.to() == path[1] {
+                        compound = Some(m);
+                        return ControlFlow::Break(());
+                    }
+                    ControlFlow::Continue(())
+                }),
+            );
+            if let Some(m) = compound {
+                return Ok(self
+                    .admit_by_making(rules, m, side)
+                    .err()
+                    .unwrap_or(Reason::MustCapture));
+            }
         }
         if path.len() == 2
             && let Some(c) = rules.compounds.iter().find(|c| {
@@ -118,7 +161,9 @@ impl State {
                     let v = self
                         .target_verdict(rules, &t, pc, from, side)
                         .err()
-                        .map(|r| self.name(rules, &t, r));
+                        .map(|r| self.name(rules, &t, r))
+                        // A first part that passes, with nowhere for the second part.
+                        .or_else(|| m.then.map(|_| Reason::Second(PatternId(i as u8), to)));
                     // A first step that passes every check would be generated, and then
                     // `explain` finds the move before it gets here.
                     debug_assert!(v.is_some(), "a target that passes is not generated");

@@ -262,9 +262,16 @@ impl State {
             self.change(rules, m.to(), code);
             irreversible = true;
         }
-        if !self.unmoved.is_empty() {
+        if !self.unmoved.is_empty() && !m.is_pass() && !m.is_placement() {
             self.forget_moved(rules, m.from());
             self.forget_moved(rules, m.to());
+            // The pieces a hop chain or a passing capture took.
+            for c in m.hopped(rules.geometry()) {
+                self.forget_moved(rules, c);
+            }
+            if let Some(v) = m.ghost_victim() {
+                self.forget_moved(rules, v);
+            }
         }
         if !rules.ghost_keys.is_empty() && (!self.ghost.is_empty() || self.passes_open(rules, m)) {
             for c in self.ghost.iter() {
@@ -295,7 +302,7 @@ impl State {
     }
 
     /// The piece on `cell` (if any) has now moved, or was taken.
-    fn forget_moved(&mut self, rules: &Rules, cell: Cell) {
+    pub(super) fn forget_moved(&mut self, rules: &Rules, cell: Cell) {
         if self.unmoved.contains(cell) {
             self.unmoved.remove(cell);
             self.hash ^= rules.unmoved_keys[cell.index()];

@@ -9,7 +9,7 @@ use crate::status::Outcome;
 use crate::tables::{EagerTest, NONE};
 
 /// The pieces on the board and everything else a game's future depends on.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct State {
     pub board: [u8; MAX_CELLS],
     pub occupied: [CellSet; PLAYERS],
@@ -45,6 +45,58 @@ pub(crate) struct State {
     /// The cell of the piece that passed them.
     pub ghost_victim: u8,
 }
+
+/// Equal states have equal futures: every field, but of the history of keys only the plies
+/// [`State::repetitions`] can read (a slot past them holds a key from a move taken back).
+impl PartialEq for State {
+    fn eq(&self, o: &State) -> bool {
+        let State {
+            board,
+            occupied,
+            counts,
+            side,
+            clock,
+            idle,
+            ply,
+            seen,
+            hash,
+            outcome,
+            count_end,
+            passes,
+            reserve,
+            log,
+            unmoved,
+            ghost,
+            ghost_victim,
+        } = self;
+        let seen_eq = match (seen, &o.seen) {
+            (Some(a), Some(b)) => (0..=(*ply as usize).min(REPETITION_WINDOW - 1)).all(|k| {
+                let i = (*ply as usize).wrapping_sub(k) % REPETITION_WINDOW;
+                a[i] == b[i]
+            }),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        board == &o.board
+            && occupied == &o.occupied
+            && counts == &o.counts
+            && side == &o.side
+            && clock == &o.clock
+            && idle == &o.idle
+            && ply == &o.ply
+            && seen_eq
+            && hash == &o.hash
+            && outcome == &o.outcome
+            && count_end == &o.count_end
+            && passes == &o.passes
+            && reserve == &o.reserve
+            && log == &o.log
+            && unmoved == &o.unmoved
+            && ghost == &o.ghost
+            && ghost_victim == &o.ghost_victim
+    }
+}
+
+impl Eq for State {}
 
 impl State {
     pub fn empty(rules: &Rules) -> State {
