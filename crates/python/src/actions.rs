@@ -204,6 +204,39 @@ impl ActionSpace {
         })
     }
 
+    /// An action in words: the cells it names (`a7-a6`, `e7-e8=Q`, `d1-d7/g7`, `e5`,
+    /// `pass`), then, when not the first, its route (`c1-e3 (route 2)`) or placement
+    /// pattern (`e5 (placement 2)`), counted from 1.
+    pub fn text(&self, rules: &Rules, d: &Decoded) -> String {
+        let g = rules.geometry();
+        match *d {
+            Decoded::Pass => "pass".to_string(),
+            Decoded::Place { pattern: 0, cell } => g.name(cell).to_string(),
+            Decoded::Place { pattern, cell } => {
+                format!("{} (placement {})", g.name(cell), pattern + 1)
+            }
+            Decoded::Piece {
+                from,
+                to,
+                choice,
+                second,
+                route,
+            } => {
+                let mut t = format!("{}-{}", g.name(from), g.name(to));
+                if let Some(s) = second {
+                    t = format!("{t}/{}", g.name(s));
+                }
+                if let Some(k) = choice {
+                    t = format!("{t}={}", rules.core().kind_letter(k));
+                }
+                if route > 0 {
+                    t = format!("{t} (route {})", route + 1);
+                }
+                t
+            }
+        }
+    }
+
     /// The number of a move, without its route (0 for every route).
     fn base(&self, rules: &Rules, m: &Move) -> Result<usize, NumberingError> {
         if m.is_pass() {

@@ -1,7 +1,7 @@
 //! A loaded pack: `plygames.load`, `plygames.load_str` and the `Game` they return.
 
 use crate::actions::ActionSpace;
-use crate::errors::{PositionError, pack_error};
+use crate::errors::{ActionError, PositionError, pack_error};
 use crate::observe::Planes;
 use crate::state::State;
 use ply_kernel::{Position, Rules};
@@ -229,6 +229,23 @@ impl Game {
     #[getter]
     fn observation_planes(&self) -> Vec<String> {
         self.inner.planes.names()
+    }
+
+    /// An action in words, whatever the position: the cells it names (`a7-a6`, `e7-e8=Q`,
+    /// `d1-d7/g7`, `e5`, `pass`), and its route or placement pattern when not the first
+    /// (`c1-e3 (route 2)`). Raises `ActionError` for a number outside the action space or
+    /// naming a cell off the board.
+    fn describe_action(&self, action: usize) -> PyResult<String> {
+        let space = &self.inner.space;
+        let d = space.decode(&self.inner.rules, action).ok_or_else(|| {
+            ActionError::new_err(format!(
+                "action {action} is not an action of {}: the actions are 0 to {}, and a cell \
+                 an action names must be on the board",
+                self.inner.rules.name(),
+                space.size() - 1
+            ))
+        })?;
+        Ok(space.text(&self.inner.rules, &d))
     }
 
     /// The standard starting position.

@@ -59,32 +59,6 @@ impl State {
         self.history.push((m, undo));
     }
 
-    /// An action in words, for messages: the cells it names.
-    fn action_text(&self, d: &Decoded) -> String {
-        let g = self.inner.rules.geometry();
-        let core = self.inner.rules.core();
-        match *d {
-            Decoded::Pass => "pass".to_string(),
-            Decoded::Place { cell, .. } => g.name(cell).to_string(),
-            Decoded::Piece {
-                from,
-                to,
-                choice,
-                second,
-                ..
-            } => {
-                let mut t = format!("{}-{}", g.name(from), g.name(to));
-                if let Some(s) = second {
-                    t = format!("{t}/{}", g.name(s));
-                }
-                if let Some(k) = choice {
-                    t = format!("{t}={}", core.kind_letter(k));
-                }
-                t
-            }
-        }
-    }
-
     /// Why `action` is not one of `legal`: out of range, or the kernel's reason for the move
     /// it names.
     pub(crate) fn refuse_action(&self, py: Python<'_>, action: usize) -> PyErr {
@@ -97,7 +71,7 @@ impl State {
                 space.size() - 1
             ));
         };
-        let text = self.action_text(&d);
+        let text = space.text(&self.inner.rules, &d);
         let (path, choice) = match d {
             Decoded::Pass => (Vec::new(), None),
             Decoded::Place { cell, .. } => (vec![cell], None),
@@ -438,10 +412,16 @@ impl State {
         .map_err(PlyError::new_err)
     }
 
+    /// Equal when of the same game and in the same position: the same key and position
+    /// string (the history of moves, and what the kernel keeps only to take them back, do
+    /// not count).
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<State>()
-            .is_ok_and(|o| o.borrow().pos == self.pos)
+        other.cast::<State>().is_ok_and(|o| {
+            let o = o.borrow();
+            Arc::ptr_eq(&o.inner, &self.inner)
+                && o.pos.hash() == self.pos.hash()
+                && o.pos.to_position_string() == self.pos.to_position_string()
+        })
     }
 
     fn __str__(&self) -> String {
