@@ -112,6 +112,12 @@ pub fn load_str(
     }
 }
 
+/// A game from the resolved text of a pack (what `Game.__reduce__` pickles).
+#[pyfunction]
+pub fn _game_from_resolved(py: Python<'_>, text: &str, name: &str) -> PyResult<Game> {
+    load_str(py, text, name, None)
+}
+
 /// A loaded pack: its facts, its action encoding and observation shape, and its states.
 #[pyclass(frozen, module = "plygames")]
 #[derive(Clone, Debug)]
@@ -276,6 +282,21 @@ impl Game {
         let pos = Position::from_fen(self.inner.rules.clone(), fen)
             .map_err(|e| PositionError::new_err(e.to_string()))?;
         Ok(State::new(self.inner.clone(), pos))
+    }
+
+    /// Pickles as the resolved text of the pack (`extends` and options applied), loaded
+    /// again on unpickling.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        let f = py
+            .import("plygames._core")?
+            .getattr("_game_from_resolved")?;
+        let name = self
+            .inner
+            .pack
+            .sources
+            .get(0)
+            .map_or_else(|| "pack.toml".to_string(), |f| f.name.clone());
+        Ok((f, (self.inner.pack.resolved.clone(), name)))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -41,6 +41,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch::Batch>()?;
     m.add_function(wrap_pyfunction!(game::load, m)?)?;
     m.add_function(wrap_pyfunction!(game::load_str, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_game_from_resolved, m)?)?;
+    m.add_function(wrap_pyfunction!(state::_state_from, m)?)?;
     m.add("ROUTES", actions::ROUTES)?;
     Ok(())
 }

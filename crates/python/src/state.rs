@@ -412,6 +412,28 @@ impl State {
         .map_err(PlyError::new_err)
     }
 
+    /// Pickles as its game, the position it was created from and the actions played since.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Game, String, Vec<usize>))> {
+        let mut pos = self.pos.clone();
+        let mut actions = Vec::with_capacity(self.history.len());
+        for &(m, undo) in self.history.iter().rev() {
+            pos.unmake_unchecked(m, undo);
+            let action = numbered(&self.inner, &pos)?
+                .iter()
+                .find(|(_, x)| *x == m)
+                .map(|(a, _)| *a)
+                .ok_or_else(|| PlyError::new_err("a move of the history is not numbered"))?;
+            actions.push(action);
+        }
+        actions.reverse();
+        let f = py.import("plygames._core")?.getattr("_state_from")?;
+        Ok((f, (self.game(), pos.to_position_string(), actions)))
+    }
+
     /// Equal when of the same game and in the same position: the same key and position
     /// string (the history of moves, and what the kernel keeps only to take them back, do
     /// not count).
@@ -435,6 +457,24 @@ impl State {
             self.pos.to_position_string()
         )
     }
+}
+
+/// A state from a position string and the actions played since (what `State.__reduce__`
+/// pickles).
+#[pyfunction]
+pub fn _state_from(
+    py: Python<'_>,
+    game: &Game,
+    position: &str,
+    actions: Vec<usize>,
+) -> PyResult<State> {
+    let pos = Position::from_position_string(game.inner.rules.clone(), position)
+        .map_err(|e| PositionError::new_err(e.to_string()))?;
+    let mut state = State::new(game.inner.clone(), pos);
+    for a in actions {
+        state.apply(py, a)?;
+    }
+    Ok(state)
 }
 
 impl State {

@@ -4,6 +4,7 @@ encoding, observations, engines and batches."""
 from __future__ import annotations
 
 import copy
+import pickle
 import re
 import threading
 
@@ -312,3 +313,23 @@ def test_batched_random_play_runs_on_every_pack(pack):
     assert stats["moves"] == 240
     # Every game is capped at 50 plies at the latest, so each of the four games finished.
     assert stats["finished"] >= 4
+
+
+def test_games_and_states_pickle():
+    game = load("cats_rabbits.toml", multi_hop=True)
+    again = pickle.loads(pickle.dumps(game))
+    assert again.options == {"multi_hop": True} and again.num_actions == game.num_actions
+    state = game.start()
+    for move in state.random_game(seed=9, max_plies=15):
+        state.play(move)
+    copy_ = pickle.loads(pickle.dumps(state))
+    assert copy_.position == state.position
+    assert copy_.history() == state.history()
+    assert copy_.legal_actions() == state.legal_actions()
+    copy_.undo()
+    assert copy_.ply == state.ply - 1
+    chess = load("chess.toml")
+    promoting = chess.state("8/P6k/8/8/8/8/8/K7 w - - 0 1")
+    promoting.play("a7-a8=N")
+    back = pickle.loads(pickle.dumps(promoting))
+    assert back.fen() == promoting.fen() and back.history() == ["a7-a8=N"]

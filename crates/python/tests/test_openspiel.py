@@ -32,7 +32,7 @@ def test_the_game_is_registered_and_loads_by_name_with_options():
 @pytest.mark.parametrize("pack", PACKS)
 def test_random_sim_test_passes(pack):
     game = pyspiel.load_game("ply", {"pack": pack_path(pack), "max_plies": 300})
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("pack", PACKS)
