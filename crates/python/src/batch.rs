@@ -22,8 +22,6 @@ struct Slot {
 struct Stepped {
     rewards: [f64; 2],
     done: bool,
-    outcome: Option<Outcome>,
-    capped: bool,
 }
 
 /// Many games of one pack, stepped together.
@@ -52,12 +50,60 @@ impl Batch {
         Stepped {
             rewards: returns(status),
             done,
-            outcome: match status {
-                Status::Over(o) => Some(o),
-                _ => None,
-            },
-            capped,
         }
+    }
+}
+
+impl Batch {
+    /// `Batch.play_random`'s loop: whether a game ended is read from the last move's
+    /// verdict, and a position with no move (a side stuck, or an end decided by having no
+    /// move) is found when the next step finds no move to play, so that each step generates
+    /// moves once.
+    fn random_steps(&mut self, steps: u64, seed: u64) -> Result<[u64; 6], ply_kernel::MoveLimit> {
+        let mut rng = Rng::new(seed);
+        // moves, finished, wins of each player, draws, capped.
+        let mut t = [0u64; 6];
+        let finish = |t: &mut [u64; 6], outcome: Option<Outcome>, capped: bool| {
+            t[1] += 1;
+            match (outcome, capped) {
+                (Some(Outcome::Win(w)), _) => t[2 + w.index()] += 1,
+                (Some(Outcome::Draw), _) => t[4] += 1,
+                (None, true) => t[5] += 1,
+                (None, false) => {}
+            }
+        };
+        for _ in 0..steps {
+            for slot in &mut self.slots {
+                let m = match slot.pos.random_move(&mut rng)? {
+                    Some(m) => m,
+                    None => {
+                        let outcome = match slot.pos.status() {
+                            Status::Over(o) => Some(o),
+                            _ => None,
+                        };
+                        finish(&mut t, outcome, false);
+                        slot.pos = self.start.clone();
+                        slot.plies = 0;
+                        // `new` checked that the start position has a move.
+                        let Some(m) = slot.pos.random_move(&mut rng)? else {
+                            continue;
+                        };
+                        m
+                    }
+                };
+                slot.pos.make_unchecked(m);
+                slot.plies += 1;
+                t[0] += 1;
+                let decided = slot.pos.decided();
+                let capped = decided.is_none() && slot.plies >= self.max_plies;
+                if decided.is_some() || capped {
+                    finish(&mut t, decided, capped);
+                    slot.pos = self.start.clone();
+                    slot.plies = 0;
+                }
+            }
+        }
+        Ok(t)
     }
 }
 
@@ -197,30 +243,7 @@ impl Batch {
         steps: u64,
         seed: u64,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let tally = py.detach(|| -> Result<[u64; 6], ply_kernel::MoveLimit> {
-            let mut rng = Rng::new(seed);
-            let mut t = [0u64; 6];
-            for _ in 0..steps {
-                for i in 0..self.slots.len() {
-                    let Some(m) = self.slots[i].pos.random_move(&mut rng)? else {
-                        // Only a start position with no move gets here; `new` refuses one.
-                        continue;
-                    };
-                    let s = self.advance(i, m);
-                    t[0] += 1;
-                    if s.done {
-                        t[1] += 1;
-                        match (s.outcome, s.capped) {
-                            (Some(Outcome::Win(w)), _) => t[2 + w.index()] += 1,
-                            (Some(Outcome::Draw), _) => t[4] += 1,
-                            (None, true) => t[5] += 1,
-                            (None, false) => {}
-                        }
-                    }
-                }
-            }
-            Ok(t)
-        });
+        let tally = py.detach(|| self.random_steps(steps, seed));
         let t = tally.map_err(|e| PlyError::new_err(e.to_string()))?;
         let d = PyDict::new(py);
         d.set_item("moves", t[0])?;
