@@ -1,6 +1,6 @@
 //! A loaded pack: `plygames.load`, `plygames.load_str` and the `Game` they return.
 
-use crate::actions::ActionSpace;
+use crate::actions::{ActionSpace, Decoded};
 use crate::errors::{ActionError, PositionError, pack_error};
 use crate::observe::Planes;
 use crate::state::State;
@@ -29,6 +29,19 @@ pub struct Inner {
 }
 
 impl Inner {
+    /// What an action names, or `ActionError` for a number outside the action space (or
+    /// naming a cell off the board).
+    pub fn decode(&self, action: usize) -> PyResult<Decoded> {
+        self.space.decode(&self.rules, action).ok_or_else(|| {
+            ActionError::new_err(format!(
+                "action {action} is not an action of {}: the actions are 0 to {}, and a cell \
+                 an action names must be on the board",
+                self.rules.name(),
+                self.space.size() - 1
+            ))
+        })
+    }
+
     fn new(pack: Pack) -> Inner {
         let rules = pack.rules.clone();
         let eval: Arc<dyn Evaluator> = match &pack.eval {
@@ -242,16 +255,8 @@ impl Game {
     /// (`c1-e3 (route 2)`). Raises `ActionError` for a number outside the action space or
     /// naming a cell off the board.
     fn describe_action(&self, action: usize) -> PyResult<String> {
-        let space = &self.inner.space;
-        let d = space.decode(&self.inner.rules, action).ok_or_else(|| {
-            ActionError::new_err(format!(
-                "action {action} is not an action of {}: the actions are 0 to {}, and a cell \
-                 an action names must be on the board",
-                self.inner.rules.name(),
-                space.size() - 1
-            ))
-        })?;
-        Ok(space.text(&self.inner.rules, &d))
+        let d = self.inner.decode(action)?;
+        Ok(self.inner.space.text(&self.inner.rules, &d))
     }
 
     /// The standard starting position.

@@ -14,7 +14,7 @@
 //!    has in hand, everywhere.
 
 use ply_kernel::spec::ZoneCells;
-use ply_kernel::{Cell, CellSet, Piece, Player, Position, Rules};
+use ply_kernel::{CellSet, Piece, Player, Position, Rules};
 
 /// One plane's content.
 #[derive(Clone, Debug)]
@@ -29,6 +29,8 @@ enum Plane {
 #[derive(Clone, Debug)]
 pub struct Planes {
     planes: Vec<(String, Plane)>,
+    /// By piece code, the index of its plane (`usize::MAX` for a code no piece has).
+    by_code: Vec<usize>,
     rows: usize,
     cols: usize,
 }
@@ -71,8 +73,15 @@ impl Planes {
                 }
             }
         }
+        let mut by_code = vec![usize::MAX; ply_kernel::PIECE_CODES];
+        for (i, (_, plane)) in planes.iter().enumerate() {
+            if let Plane::Piece(p) = plane {
+                by_code[p.code()] = i;
+            }
+        }
         Planes {
             planes,
+            by_code,
             rows: g.rows(),
             cols: g.cols(),
         }
@@ -102,17 +111,14 @@ impl Planes {
     pub fn write(&self, pos: &Position, out: &mut [f32]) {
         let area = self.rows * self.cols;
         out.fill(0.0);
-        let index = |c: Cell| c.index();
-        // By piece code, the plane of that piece.
-        let mut by_code = vec![usize::MAX; ply_kernel::PIECE_CODES];
         for (i, (_, plane)) in self.planes.iter().enumerate() {
             let base = i * area;
             let plane_out = &mut out[base..base + area];
             match plane {
-                Plane::Piece(p) => by_code[p.code()] = i,
+                Plane::Piece(_) => {}
                 Plane::Cells(cells) => {
                     for c in cells.iter() {
-                        plane_out[index(c)] = 1.0;
+                        plane_out[c.index()] = 1.0;
                     }
                 }
                 Plane::FirstToMove => {
@@ -124,9 +130,9 @@ impl Planes {
             }
         }
         for (cell, piece) in pos.pieces() {
-            let plane = by_code[piece.code()];
+            let plane = self.by_code[piece.code()];
             if plane != usize::MAX {
-                out[plane * area + index(cell)] = 1.0;
+                out[plane * area + cell.index()] = 1.0;
             }
         }
     }

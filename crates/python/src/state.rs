@@ -62,16 +62,11 @@ impl State {
     /// Why `action` is not one of `legal`: out of range, or the kernel's reason for the move
     /// it names.
     pub(crate) fn refuse_action(&self, py: Python<'_>, action: usize) -> PyErr {
-        let space = &self.inner.space;
-        let Some(d) = space.decode(&self.inner.rules, action) else {
-            return ActionError::new_err(format!(
-                "action {action} is not an action of {}: the actions are 0 to {}, and a \
-                 cell an action names must be on the board",
-                self.inner.rules.name(),
-                space.size() - 1
-            ));
+        let d = match self.inner.decode(action) {
+            Ok(d) => d,
+            Err(e) => return e,
         };
-        let text = space.text(&self.inner.rules, &d);
+        let text = self.inner.space.text(&self.inner.rules, &d);
         let (path, choice) = match d {
             Decoded::Pass => (Vec::new(), None),
             Decoded::Place { cell, .. } => (vec![cell], None),
