@@ -333,3 +333,52 @@ def test_games_and_states_pickle():
     promoting.play("a7-a8=N")
     back = pickle.loads(pickle.dumps(promoting))
     assert back.fen() == promoting.fen() and back.history() == ["a7-a8=N"]
+
+
+HANDS = """[game]
+name = "Stones and walls"
+players = ["A", "B"]
+[board]
+rows = 3
+cols = 3
+[pieces.Stone]
+letter = "S"
+moves = ["place"]
+supply = 2
+[pieces.Wall]
+letter = "W"
+moves = ["place"]
+[end.full]
+when = 'no_moves(opponent)'
+draw = true
+"""
+
+
+def test_hands_and_several_placement_patterns():
+    game = plygames.load_str(HANDS, name="hands.toml")
+    layout = game.action_layout
+    assert layout["piece_moves"] == 0 and layout["placements"] == 2
+    assert game.num_actions == 2 * 9
+    planes = game.observation_planes
+    assert planes[-2:] == ["hand:AS", "hand:BS"]
+    state = game.start()
+    # The same cell by each placement pattern: two actions, told apart by their pattern.
+    actions = state.legal_actions()
+    assert len(actions) == 18
+    assert game.describe_action(actions[0]) == "a3"
+    assert game.describe_action(actions[9]) == "a3 (placement 2)"
+    obs = state.observation()
+    assert (obs[planes.index("hand:AS")] == 2).all()
+    state.apply_action(actions[0])  # a stone (the first placement pattern) on a3
+    assert state.board()[0][0] == "AS"
+    assert (state.observation()[planes.index("hand:AS")] == 1).all()
+    assert (state.observation()[planes.index("hand:BS")] == 2).all()
+    state.apply_action(actions[9 + 1])  # B: a wall (the second pattern) on b3
+    assert state.board()[0][1] == "BW"
+    state.apply_action(actions[2])  # A's last stone
+    assert (state.observation()[planes.index("hand:AS")] == 0).all()
+    # A has no stone left: every action A has is a wall.
+    state.apply_action(actions[9 + 3])
+    assert all(a >= 9 for a in state.legal_actions())
+    with pytest.raises(plygames.IllegalMoveError):
+        state.apply_action(5)
