@@ -21,7 +21,10 @@ struct Slot {
 #[derive(Clone, Copy, Debug, Default)]
 struct Stepped {
     rewards: [f64; 2],
-    done: bool,
+    /// The game ended: over, or a side stuck.
+    terminated: bool,
+    /// The game reached the ply cap.
+    truncated: bool,
 }
 
 /// Many games of one pack, stepped together.
@@ -41,15 +44,16 @@ impl Batch {
         slot.pos.make_unchecked(m);
         slot.plies += 1;
         let status = slot.pos.status();
-        let capped = matches!(status, Status::ToMove(_)) && slot.plies >= self.max_plies;
-        let done = capped || !matches!(status, Status::ToMove(_));
-        if done {
+        let terminated = !matches!(status, Status::ToMove(_));
+        let truncated = !terminated && slot.plies >= self.max_plies;
+        if terminated || truncated {
             slot.pos = self.start.clone();
             slot.plies = 0;
         }
         Stepped {
             rewards: returns(status),
-            done,
+            terminated,
+            truncated,
         }
     }
 }
@@ -183,15 +187,20 @@ impl Batch {
 
     /// Plays one action in every game (`actions[i]` in game `i`). Returns the rewards,
     /// float64 of shape (size, 2) by player index (1 win, -1 loss, 0 otherwise, given when a
-    /// game ends), and `dones`, bool of shape (size,): the games that ended and started
+    /// game ends); `terminated`, bool of shape (size,), the games that ended (over, or a
+    /// side stuck); and `truncated`, the games that reached `max_plies`. Those games start
     /// again. Raises `IllegalMoveError` or `ActionError` for an action not legal in its
-    /// game, before any game is stepped.
+    /// game (the exception's `game` is the game's index), before any game is stepped.
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<bool>>)> {
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f64>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<bool>>,
+    )> {
         let actions = actions.as_slice()?;
         if actions.len() != self.slots.len() {
             return Err(ActionError::new_err(format!(
@@ -214,6 +223,7 @@ impl Batch {
                         ActionError::new_err(format!("game {i}: action {a} is negative"))
                     })?;
                     let err = state.refuse_action(py, a);
+                    err.value(py).setattr("game", i)?;
                     return Err(err);
                 }
             }
@@ -226,10 +236,12 @@ impl Batch {
                 .collect()
         });
         let rewards: Vec<f64> = stepped.iter().flat_map(|s| s.rewards).collect();
-        let dones: Vec<bool> = stepped.iter().map(|s| s.done).collect();
+        let terminated: Vec<bool> = stepped.iter().map(|s| s.terminated).collect();
+        let truncated: Vec<bool> = stepped.iter().map(|s| s.truncated).collect();
         Ok((
             PyArray1::from_vec(py, rewards).reshape([self.slots.len(), 2])?,
-            PyArray1::from_vec(py, dones),
+            PyArray1::from_vec(py, terminated),
+            PyArray1::from_vec(py, truncated),
         ))
     }
 

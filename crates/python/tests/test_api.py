@@ -289,17 +289,28 @@ def test_batches_step_many_games():
     for step, move in enumerate(["a1", "b1", "a2", "b2", "a3", "b3", "a4"]):
         action = reference.move_to_action(move)
         reference.apply_action(action)
-        rewards, done = batch.step(np.full(8, action, dtype=np.int64))
+        rewards, terminated, truncated = batch.step(np.full(8, action, dtype=np.int64))
         total += rewards
-        assert done.all() == (step == 6) and done.any() == (step == 6)
+        assert terminated.all() == (step == 6) and terminated.any() == (step == 6)
+        assert not truncated.any()
     assert (total[:, 0] == 1).all() and (total[:, 1] == -1).all()
     # The finished games started again.
     assert batch.legal_action_masks().sum() == 8 * 7
     with pytest.raises(plygames.ActionError):
         batch.step(np.zeros(3, dtype=np.int64))
     illegal = np.zeros(8, dtype=np.int64)  # a6, the top-left cell: nothing under it
-    with pytest.raises(plygames.IllegalMoveError):
+    with pytest.raises(plygames.IllegalMoveError) as info:
         batch.step(illegal)
+    assert info.value.game == 0
+    # A cap of two plies truncates every game at its second move, with no reward.
+    capped = plygames.Batch(game, 3, max_plies=2)
+    first = np.full(3, reference.game.start().move_to_action("a1"), dtype=np.int64)
+    _, terminated, truncated = capped.step(first)
+    assert not truncated.any() and not terminated.any()
+    second = np.full(3, reference.game.start().move_to_action("b1"), dtype=np.int64)
+    rewards, terminated, truncated = capped.step(second)
+    assert truncated.all() and not terminated.any() and (rewards == 0).all()
+    assert capped.state(0).ply == 0 and capped.state(0).position == game.start().position
     stats = batch.play_random(100, seed=1)
     assert stats["moves"] == 800
     assert stats["finished"] == sum(stats["wins"]) + stats["draws"] + stats["capped"] + stats["stuck"]

@@ -223,7 +223,8 @@ class Batch:
         """(size, num_actions)."""
     def step(
         self, actions: npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-        """Rewards (size, 2) and dones (size,)."""
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Rewards (size, 2), terminated (size,) and truncated (size,); ended games start
+        again."""
     def play_random(self, steps: int, seed: int = 0) -> dict[str, int | tuple[int, int]]:
         """``moves``, ``finished``, ``wins``, ``draws``, ``capped``, ``stuck``."""
