@@ -42,6 +42,9 @@ pub struct State {
     pub(crate) inner: Arc<Inner>,
     pub(crate) pos: Position,
     pub(crate) history: Vec<(Move, Undo)>,
+    /// The numbered legal moves of the position, once asked for (a step asks for them twice:
+    /// to choose an action, then to play it); forgotten when the position changes.
+    legal: Option<Arc<Vec<(usize, Move)>>>,
 }
 
 impl State {
@@ -50,11 +53,23 @@ impl State {
             inner,
             pos,
             history: Vec::new(),
+            legal: None,
         }
+    }
+
+    /// The numbered legal moves (see [`numbered`]), computed once per position.
+    fn legal(&mut self) -> PyResult<Arc<Vec<(usize, Move)>>> {
+        if let Some(l) = &self.legal {
+            return Ok(l.clone());
+        }
+        let l = Arc::new(numbered(&self.inner, &self.pos)?);
+        self.legal = Some(l.clone());
+        Ok(l)
     }
 
     /// Plays a move generated for this position.
     pub(crate) fn make(&mut self, m: Move) {
+        self.legal = None;
         let undo = self.pos.make_unchecked(m);
         self.history.push((m, undo));
     }
@@ -100,7 +115,7 @@ impl State {
 
     /// Plays an action, or says why it is not legal.
     pub(crate) fn apply(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
-        let legal = numbered(&self.inner, &self.pos)?;
+        let legal = self.legal()?;
         match legal.binary_search_by_key(&action, |(a, _)| *a) {
             Ok(i) => {
                 self.make(legal[i].1);
@@ -198,25 +213,23 @@ impl State {
 
     /// The legal moves of the side to move in notation (`a7-a6`, `c1xc3xe3`, `e7-e8=Q`,
     /// `d1-d7/g7`, `e5` for a placement, `pass`), in the order of `legal_actions()`.
-    fn legal_moves(&self) -> PyResult<Vec<String>> {
-        Ok(numbered(&self.inner, &self.pos)?
+    fn legal_moves(&mut self) -> PyResult<Vec<String>> {
+        Ok(self
+            .legal()?
             .iter()
             .map(|(_, m)| move_text(&self.inner.rules, m))
             .collect())
     }
 
     /// The legal actions, in increasing order (empty once nothing can be played).
-    fn legal_actions(&self) -> PyResult<Vec<usize>> {
-        Ok(numbered(&self.inner, &self.pos)?
-            .iter()
-            .map(|(a, _)| *a)
-            .collect())
+    fn legal_actions(&mut self) -> PyResult<Vec<usize>> {
+        Ok(self.legal()?.iter().map(|(a, _)| *a).collect())
     }
 
     /// A boolean array of `Game.num_actions`, true at the legal actions.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    fn legal_action_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let mut mask = vec![false; self.inner.space.size()];
-        for (a, _) in numbered(&self.inner, &self.pos)? {
+        for &(a, _) in self.legal()?.iter() {
             mask[a] = true;
         }
         Ok(PyArray1::from_vec(py, mask))
@@ -224,8 +237,8 @@ impl State {
 
     /// The move an action plays here, in notation. Raises `IllegalMoveError` (or
     /// `ActionError` for a number outside the action space) when it is not legal here.
-    fn action_to_move(&self, py: Python<'_>, action: usize) -> PyResult<String> {
-        let legal = numbered(&self.inner, &self.pos)?;
+    fn action_to_move(&mut self, py: Python<'_>, action: usize) -> PyResult<String> {
+        let legal = self.legal()?;
         match legal.binary_search_by_key(&action, |(a, _)| *a) {
             Ok(i) => Ok(move_text(&self.inner.rules, &legal[i].1)),
             Err(_) => Err(self.refuse_action(py, action)),
@@ -234,9 +247,9 @@ impl State {
 
     /// The action of a legal move given in notation. Raises `NotationError` or
     /// `IllegalMoveError`.
-    fn move_to_action(&self, py: Python<'_>, text: &str) -> PyResult<usize> {
+    fn move_to_action(&mut self, py: Python<'_>, text: &str) -> PyResult<usize> {
         let m = self.find(py, text)?;
-        let legal = numbered(&self.inner, &self.pos)?;
+        let legal = self.legal()?;
         legal
             .iter()
             .find(|(_, x)| *x == m)
@@ -266,6 +279,7 @@ impl State {
             .history
             .pop()
             .ok_or_else(|| PlyError::new_err("no move to take back"))?;
+        self.legal = None;
         self.pos.unmake_unchecked(m, undo);
         Ok(move_text(&self.inner.rules, &m))
     }
