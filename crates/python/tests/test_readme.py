@@ -34,3 +34,20 @@ def test_the_readme_example_plays_a_game(capsys):
     assert sum(state.returns()) == 0
     assert len(state.history()) >= 7  # both sides moved: a win takes at least seven plies
     assert "MCTS (first):" in capsys.readouterr().out
+
+
+def test_the_readme_tour_runs(capsys):
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    tour = next(b for b in blocks if b.startswith("import plygames\n"))
+    namespace: dict = {}
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        exec(compile(tour, "README.md", "exec"), namespace)
+    finally:
+        os.chdir(here)
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "only-swimmers-in-water"
+    assert namespace["obs"].shape == namespace["game"].observation_shape
+    assert len(namespace["batch"]) == 256
