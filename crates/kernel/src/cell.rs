@@ -17,7 +17,7 @@ pub const MAX_CELLS: usize = MAX_ROWS * MAX_COLS;
 ///
 /// A `Cell` does not know the board's width; [`crate::Geometry`] turns rows and columns into
 /// cells and back.
-#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Cell(pub(crate) u8);
 
 impl Cell {

@@ -302,7 +302,7 @@ impl Expr {
     }
 
     /// Calls `f` on each direct child.
-    fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+    pub(crate) fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
         use Expr::*;
         match self {
             Lit(_) | Var(_) => {}

@@ -97,7 +97,7 @@ impl DirSet {
 }
 
 /// The value in a neighbour table meaning "no cell there".
-pub const NO_CELL: u8 = u8::MAX;
+pub const NO_CELL: u16 = u16::MAX;
 
 /// The shape of a board: its size and which of its cells exist.
 ///
@@ -109,7 +109,7 @@ pub struct Geometry {
     cols: u8,
     on_board: CellSet,
     /// `neighbours[cell * 8 + dir]`: the adjacent cell, or [`NO_CELL`].
-    neighbours: Vec<u8>,
+    neighbours: Vec<u16>,
 }
 
 /// A board size or shape that cannot be.
@@ -156,7 +156,7 @@ impl Geometry {
                 }
                 let next = Cell((nr as u8) * cols + nc as u8);
                 if on_board.contains(next) {
-                    neighbours[cell.index() * 8 + dir as usize] = next.0;
+                    neighbours[cell.index() * 8 + dir as usize] = next.0 as u16;
                 }
             }
         }
@@ -236,7 +236,7 @@ impl Geometry {
     #[inline]
     pub fn neighbour(&self, cell: Cell, dir: Dir) -> Option<Cell> {
         let n = self.neighbours[cell.index() * 8 + dir as usize];
-        (n != NO_CELL).then_some(Cell(n))
+        (n != NO_CELL).then_some(Cell(n as u8))
     }
 
     /// The human name of a cell: column letter, then row number counted from the bottom

@@ -90,11 +90,13 @@
 
 mod cell;
 mod compile;
+mod constructs;
 mod error;
 pub mod expr;
 mod facts;
 mod fen;
 mod forms;
+mod formula;
 mod game;
 mod geometry;
 mod limits;
@@ -106,6 +108,7 @@ mod reason;
 mod render;
 mod rng;
 mod rules;
+mod shapes;
 pub mod spec;
 mod status;
 mod tables;
@@ -120,8 +123,8 @@ pub use facts::Core;
 pub use forms::MoveForms;
 pub use game::Game;
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
-pub use limits::{MAX_HOPS, MAX_MOVES, MoveLimit};
-pub use moves::{Move, MoveList};
+pub use limits::{MAX_END_RULES, MAX_HOPS, MAX_MOVES, MAX_PASSED_CELLS, MoveLimit};
+pub use moves::{Move, MoveList, MoveParts};
 pub use notation::{
     NotationError, NotationErrorKind, PositionError, PositionErrorKind, move_text, parse_move,
     parse_path, split_choice,

@@ -12,6 +12,15 @@ pub const MAX_HOPS: usize = 21;
 /// must be completed explore each prefix once).
 pub const MAX_MOVES: usize = 1 << 16;
 
+/// The most cells the compiled move tables may list as passed, over all patterns: each slide
+/// keeps one ray per cell and direction (its targets read prefixes of it), each jump and leap
+/// its passed cells. A pack past it is refused at the pattern that passes it.
+pub const MAX_PASSED_CELLS: usize = 1 << 22;
+
+/// The most end rules a game may have (each is numbered by a byte, one value kept for
+/// "none").
+pub const MAX_END_RULES: usize = u8::MAX as usize - 1;
+
 /// A position whose legal moves cannot all be generated: there are more than [`MAX_MOVES`] of
 /// them, or a hop chain would go on past [`MAX_HOPS`] hops. Nothing grows without bound: a
 /// position with such moves is refused, not played.

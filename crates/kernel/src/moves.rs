@@ -1,8 +1,14 @@
 //! Moves and move lists.
 //!
-//! A [`Move`] is 16 bytes and `Copy`: origin, destination, the pattern that made it, and for a
-//! hop chain the direction of each hop (three bits each), from which the path and the captured
-//! cells are recomputed. A [`MoveList`] holds moves without allocating in all ordinary cases.
+//! A [`Move`] is 16 bytes and `Copy`: two words. The first, [`Move::meta`], holds origin,
+//! destination, the pattern that made it, the number of hops, what kind of move it is and the
+//! code of a chosen promotion; the second holds either the direction of each hop (three bits
+//! each), from which the path and the captured cells are recomputed, or, for a move that is
+//! not a hop chain, the cell of its second part and the cell of its passing victim or compound
+//! partner. Every move the compiler can emit is packed by [`Move::pack`] from a [`MoveParts`];
+//! the combinations no pattern can produce (a hop chain with a second part, a compound move
+//! with a passing victim) are refused when a pack is compiled. A [`MoveList`] holds moves
+//! without allocating in all ordinary cases.
 
 use crate::cell::Cell;
 use crate::geometry::Dir;
@@ -12,52 +18,168 @@ use arrayvec::ArrayVec;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
 
-/// A move of one piece: a step, a jump, or a hop chain.
+/// A move of the player to move: a step, a slide, a leap or a jump, a hop chain, a placement,
+/// a compound move or a pass, with its second part and its chosen promotion if it has them.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
-    pub(crate) dirs: u64,
-    /// Origin (bits 0..8), destination (8..16), pattern (16..24), and in bits 24..32: bit 7
-    /// captures by displacement, bits 0..5 the number of hops. One word, so that generation
-    /// writes a move with two stores.
-    code: u32,
+    /// Origin, destination, pattern, hops, flags, choice: see the constants below.
+    meta: u64,
+    /// For a hop chain, the direction of each hop (three bits each); otherwise the second
+    /// part's cell (bits 0..16) and the victim's or partner's cell (bits 16..32).
+    extra: u64,
 }
 
-const CAPTURE: u8 = 0x80;
-/// No piece moves from an origin: a placement, or a pass.
-const SPECIAL: u8 = 0x40;
-/// The turn has a second part, placed on the cell in the low byte of `dirs`.
-const SECOND: u8 = 0x20;
-/// The number of hops, in the low bits of the meta byte.
-const HOPS: u8 = 0x1f;
-/// `dirs` of a pass.
-const PASS: u64 = 1 << 63;
-/// In `dirs` of a step: it takes the piece that has just passed the destination, on the cell
-/// in the low byte.
-const GHOST_TAKE: u64 = 1 << 62;
-/// In `dirs` of a step: a compound move, whose partner stands on the cell in the low byte.
-const COMPOUND: u64 = 1 << 61;
-/// In `dirs` of a step: the piece promotes to the code in bits 16..24.
-const CHOICE: u64 = 1 << 60;
+/// Bits of a cell in [`Move::meta`]: enough for every cell of the largest board.
+pub(crate) const CELL_BITS: u32 = 10;
+const CELL_MASK: u64 = (1 << CELL_BITS) - 1;
+const _: () = assert!(crate::cell::MAX_CELLS <= 1 << CELL_BITS);
+const TO_SHIFT: u32 = CELL_BITS;
+const RULE_SHIFT: u32 = 2 * CELL_BITS;
+const HOPS_SHIFT: u32 = RULE_SHIFT + 8;
+const HOPS_MASK: u64 = 0x1f;
+const _: () = assert!(MAX_HOPS as u64 <= HOPS_MASK && 3 * MAX_HOPS <= 64);
+const FLAGS_SHIFT: u32 = HOPS_SHIFT + 5;
+/// Captures by displacement.
+const CAPTURE: u64 = 1 << FLAGS_SHIFT;
+/// A placement: no piece moves from an origin.
+const PLACE: u64 = CAPTURE << 1;
+/// A pass.
+const PASS: u64 = CAPTURE << 2;
+/// The turn has a second part, placed on the cell in bits 0..16 of `extra`.
+const SECOND: u64 = CAPTURE << 3;
+/// It takes the piece that has just passed the destination, on the cell in bits 16..32 of
+/// `extra`.
+const GHOST: u64 = CAPTURE << 4;
+/// A compound move, whose partner stands on the cell in bits 16..32 of `extra`.
+const COMPOUND: u64 = CAPTURE << 5;
+/// The moved piece promotes to the code in bits `CHOICE_SHIFT..CHOICE_SHIFT + 8`.
+const CHOICE: u64 = CAPTURE << 6;
+const CHOICE_SHIFT: u32 = FLAGS_SHIFT + 7;
+/// A compound move written and pathed from the mover onto its partner (its own destination
+/// is one the mover's own patterns reach from its origin).
+const BY_PARTNER: u64 = 1 << (CHOICE_SHIFT + 8);
+const _: () = assert!(CHOICE_SHIFT + 9 <= 64);
+
+/// What a move carries, unpacked: the one description [`Move::pack`] packs and
+/// [`Move::parts`] gives back.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[non_exhaustive]
+pub struct MoveParts {
+    /// The cell the piece leaves (a placement's cell, for a placement; unused by a pass).
+    pub from: Cell,
+    /// The cell the piece ends on.
+    pub to: Cell,
+    /// The pattern that made the move, as numbered by [`crate::Rules::pattern_text`].
+    pub rule: u8,
+    /// It captures by displacement.
+    pub capture: bool,
+    /// It places a new piece on `to`.
+    pub placement: bool,
+    /// It is a pass.
+    pub pass: bool,
+    /// The direction index of each hop, in order (`0..8`, clockwise from north).
+    pub hops: ArrayVec<u8, MAX_HOPS>,
+    /// The cell of the second part of the turn.
+    pub second: Option<Cell>,
+    /// The cell of the piece taken because it has just passed `to`.
+    pub ghost_victim: Option<Cell>,
+    /// The cell a compound move's partner starts on.
+    pub partner: Option<Cell>,
+    /// The code of the piece the moved piece becomes by the player's choice.
+    pub choice: Option<u8>,
+    /// For a compound move: it is written and pathed from the mover onto its partner.
+    pub by_partner: bool,
+}
 
 impl Move {
+    /// Packs `p`, or `None` for a combination no pattern produces (see the module's
+    /// documentation). A move built this way is checked like any other when played
+    /// ([`crate::Position::play`]).
+    pub fn pack(p: &MoveParts) -> Option<Move> {
+        let exclusive = [p.placement, p.pass, !p.hops.is_empty(), p.partner.is_some()];
+        if exclusive.iter().filter(|&&b| b).count() > 1
+            || (!p.hops.is_empty() && (p.second.is_some() || p.ghost_victim.is_some()))
+            || (p.ghost_victim.is_some() && p.partner.is_some())
+            || ((p.placement || p.pass) && (p.ghost_victim.is_some() || p.choice.is_some()))
+            || (p.pass && p.second.is_some())
+            || (p.by_partner && p.partner.is_none())
+        {
+            return None;
+        }
+        let mut m = Move {
+            meta: Move::word(p.from, p.to, p.rule, 0),
+            extra: 0,
+        };
+        if p.capture {
+            m.meta |= CAPTURE;
+        }
+        if p.placement {
+            m.meta |= PLACE;
+        }
+        if p.pass {
+            m.meta |= PASS;
+        }
+        for &d in &p.hops {
+            let n = m.hops() as u32;
+            m.extra |= (d as u64 & 7) << (3 * n);
+            m.meta += 1 << HOPS_SHIFT;
+        }
+        if let Some(at) = p.second {
+            m = m.then_at(at);
+        }
+        if let Some(v) = p.ghost_victim {
+            m.meta |= GHOST;
+            m.extra |= (v.0 as u64) << 16;
+        }
+        if let Some(q) = p.partner {
+            m.meta |= COMPOUND;
+            m.extra |= (q.0 as u64) << 16;
+        }
+        if let Some(code) = p.choice {
+            m = m.with_choice(code);
+        }
+        if p.by_partner {
+            m.meta |= BY_PARTNER;
+        }
+        Some(m)
+    }
+
+    /// What this move carries, unpacked.
+    pub fn parts(&self) -> MoveParts {
+        MoveParts {
+            from: self.from(),
+            to: self.to(),
+            rule: self.rule(),
+            capture: self.meta & CAPTURE != 0,
+            placement: self.is_placement(),
+            pass: self.is_pass(),
+            hops: (0..self.hops()).map(|i| self.hop_dir(i) as u8).collect(),
+            second: self.second(),
+            ghost_victim: self.ghost_victim(),
+            partner: self.compound_partner(),
+            choice: self.choice_code(),
+            by_partner: self.meta & BY_PARTNER != 0,
+        }
+    }
+
     #[inline(always)]
-    const fn pack(from: Cell, to: Cell, rule: u8, meta: u8) -> u32 {
-        from.0 as u32 | (to.0 as u32) << 8 | (rule as u32) << 16 | (meta as u32) << 24
+    const fn word(from: Cell, to: Cell, rule: u8, flags: u64) -> u64 {
+        from.0 as u64 | (to.0 as u64) << TO_SHIFT | (rule as u64) << RULE_SHIFT | flags
     }
 
     #[inline]
     pub(crate) fn simple(from: Cell, to: Cell, rule: u8, capture: bool) -> Move {
         Move {
-            dirs: 0,
-            code: Move::pack(from, to, rule, if capture { CAPTURE } else { 0 }),
+            meta: Move::word(from, to, rule, if capture { CAPTURE } else { 0 }),
+            extra: 0,
         }
     }
 
     #[inline]
     pub(crate) fn hop(from: Cell, to: Cell, rule: u8, dir: u8) -> Move {
         Move {
-            dirs: dir as u64,
-            code: Move::pack(from, to, rule, 1),
+            meta: Move::word(from, to, rule, 1 << HOPS_SHIFT),
+            extra: dir as u64,
         }
     }
 
@@ -65,8 +187,8 @@ impl Move {
     #[inline]
     pub(crate) fn place(to: Cell, rule: u8) -> Move {
         Move {
-            dirs: 0,
-            code: Move::pack(to, to, rule, SPECIAL),
+            meta: Move::word(to, to, rule, PLACE),
+            extra: 0,
         }
     }
 
@@ -74,17 +196,18 @@ impl Move {
     #[inline]
     pub(crate) fn pass(rule: u8) -> Move {
         Move {
-            dirs: PASS,
-            code: Move::pack(Cell(0), Cell(0), rule, SPECIAL),
+            meta: Move::word(Cell(0), Cell(0), rule, PASS),
+            extra: 0,
         }
     }
 
     /// This move followed by placing a piece on `at`, its second part.
     #[inline]
     pub(crate) fn then_at(self, at: Cell) -> Move {
+        debug_assert_eq!(self.hops(), 0, "a hop chain has no second part");
         Move {
-            dirs: at.0 as u64,
-            code: self.code | (SECOND as u32) << 24,
+            meta: self.meta | SECOND,
+            extra: (self.extra & !0xffff) | at.0 as u64,
         }
     }
 
@@ -92,18 +215,29 @@ impl Move {
     #[inline]
     pub(crate) fn ghost_take(from: Cell, to: Cell, rule: u8, victim: Cell) -> Move {
         Move {
-            dirs: GHOST_TAKE | victim.0 as u64,
-            code: Move::pack(from, to, rule, CAPTURE),
+            meta: Move::word(from, to, rule, CAPTURE | GHOST),
+            extra: (victim.0 as u64) << 16,
         }
     }
 
     /// A compound move (pattern `rule`): the mover from `from` to `to`, its partner from
-    /// `partner`.
+    /// `partner`; with `by_partner`, written and pathed from the mover onto its partner.
     #[inline]
-    pub(crate) fn compound(from: Cell, to: Cell, rule: u8, partner: Cell) -> Move {
+    pub(crate) fn compound(
+        from: Cell,
+        to: Cell,
+        rule: u8,
+        partner: Cell,
+        by_partner: bool,
+    ) -> Move {
+        let flags = if by_partner {
+            COMPOUND | BY_PARTNER
+        } else {
+            COMPOUND
+        };
         Move {
-            dirs: COMPOUND | partner.0 as u64,
-            code: Move::pack(from, to, rule, 0),
+            meta: Move::word(from, to, rule, flags),
+            extra: (partner.0 as u64) << 16,
         }
     }
 
@@ -111,7 +245,7 @@ impl Move {
     #[inline]
     pub(crate) fn with_choice(self, code: u8) -> Move {
         Move {
-            dirs: self.dirs | CHOICE | (code as u64) << 16,
+            meta: (self.meta & !(0xff << CHOICE_SHIFT)) | CHOICE | (code as u64) << CHOICE_SHIFT,
             ..self
         }
     }
@@ -119,22 +253,19 @@ impl Move {
     /// The cell of the piece this move takes because it has just passed the destination.
     #[inline]
     pub(crate) fn ghost_victim(&self) -> Option<Cell> {
-        (self.hops() == 0 && self.dirs & GHOST_TAKE != 0 && self.dirs != PASS)
-            .then_some(Cell(self.dirs as u8))
+        (self.meta & GHOST != 0).then_some(Cell((self.extra >> 16) as u8))
     }
 
     /// For a compound move, the cell its partner starts on.
     #[inline]
     pub(crate) fn compound_partner(&self) -> Option<Cell> {
-        (self.hops() == 0 && self.dirs & COMPOUND != 0 && self.dirs != PASS)
-            .then_some(Cell(self.dirs as u8))
+        (self.meta & COMPOUND != 0).then_some(Cell((self.extra >> 16) as u8))
     }
 
     /// The code the moved piece promotes to by this move's choice.
     #[inline]
     pub(crate) fn choice_code(&self) -> Option<u8> {
-        (self.hops() == 0 && self.dirs & CHOICE != 0 && self.dirs != PASS)
-            .then_some((self.dirs >> 16) as u8)
+        (self.meta & CHOICE != 0).then_some((self.meta >> CHOICE_SHIFT) as u8)
     }
 
     /// The piece the moved piece becomes, when the player chose it among several.
@@ -146,39 +277,34 @@ impl Move {
     /// Whether this moves two pieces at once (a compound move).
     #[inline]
     pub fn is_compound(&self) -> bool {
-        self.compound_partner().is_some()
+        self.meta & COMPOUND != 0
     }
 
     /// Whether this is a pass.
     #[inline]
     pub fn is_pass(&self) -> bool {
-        self.meta() & SPECIAL != 0 && self.dirs == PASS
+        self.meta & PASS != 0
     }
 
     /// Whether this move puts a new piece on the board on [`Move::to`] (no piece moves).
     #[inline]
     pub fn is_placement(&self) -> bool {
-        self.meta() & SPECIAL != 0 && self.dirs != PASS
+        self.meta & PLACE != 0
     }
 
     /// The cell of the second part of the turn, if it has one.
     #[inline]
     pub fn second(&self) -> Option<Cell> {
-        (self.meta() & SECOND != 0).then_some(Cell(self.dirs as u8))
+        (self.meta & SECOND != 0).then_some(Cell(self.extra as u8))
     }
 
     /// This move with its destination replaced by `to`.
     #[inline(always)]
     pub(crate) fn with_to(self, to: Cell) -> Move {
         Move {
-            code: (self.code & !0xff00) | (to.0 as u32) << 8,
+            meta: (self.meta & !(CELL_MASK << TO_SHIFT)) | (to.0 as u64) << TO_SHIFT,
             ..self
         }
-    }
-
-    #[inline(always)]
-    fn meta(&self) -> u8 {
-        (self.code >> 24) as u8
     }
 
     /// This hop chain extended by one more hop in `dir`, landing on `to`.
@@ -186,38 +312,38 @@ impl Move {
     pub(crate) fn extended(self, to: Cell, dir: u8) -> Move {
         let n = self.hops();
         Move {
-            dirs: self.dirs | (dir as u64) << (3 * n),
-            code: Move::pack(self.from(), to, self.rule(), self.meta() + 1),
+            meta: self.with_to(to).meta + (1 << HOPS_SHIFT),
+            extra: self.extra | (dir as u64) << (3 * n),
         }
     }
 
     /// The cell the piece leaves.
     #[inline]
     pub fn from(&self) -> Cell {
-        Cell(self.code as u8)
+        Cell((self.meta & CELL_MASK) as u8)
     }
 
     /// The cell the piece ends on.
     #[inline]
     pub fn to(&self) -> Cell {
-        Cell((self.code >> 8) as u8)
+        Cell(((self.meta >> TO_SHIFT) & CELL_MASK) as u8)
     }
 
     #[inline(always)]
     pub(crate) fn rule(&self) -> u8 {
-        (self.code >> 16) as u8
+        (self.meta >> RULE_SHIFT) as u8
     }
 
     /// The number of hops (0 for a step or a jump).
     #[inline]
     pub fn hops(&self) -> usize {
-        (self.meta() & HOPS) as usize
+        ((self.meta >> HOPS_SHIFT) & HOPS_MASK) as usize
     }
 
     /// Whether the move captures: by moving onto an enemy piece, or by hopping over one.
     #[inline]
     pub fn is_capture(&self) -> bool {
-        self.meta() & CAPTURE != 0 || self.hops() > 0
+        self.meta & (CAPTURE | HOPS_MASK << HOPS_SHIFT) != 0
     }
 
     /// The move pattern that produced this move.
@@ -228,19 +354,31 @@ impl Move {
 
     #[inline]
     pub(crate) fn hop_dir(&self, i: usize) -> Dir {
-        Dir::from_index(((self.dirs >> (3 * i)) & 7) as u8)
+        Dir::from_index(((self.extra >> (3 * i)) & 7) as u8)
     }
 
     /// The cells the piece visits on this board: origin, each landing cell, destination last;
     /// then the cell of the second part of the turn, if any. A placement's path is its cell,
-    /// a pass's is empty. ([`crate::Position::path`] gives it without naming the board.)
+    /// a pass's is empty. A compound move whose mover could reach its destination by its own
+    /// patterns goes from the mover onto its partner (`b1-a1`), so that no two moves share a
+    /// path. ([`crate::Position::path`] gives it without naming the board.)
     pub fn path(&self, g: &Geometry) -> ArrayVec<Cell, { MAX_HOPS + 2 }> {
         let mut out = ArrayVec::new();
         if self.is_pass() {
             return out;
         }
+        if self.meta & BY_PARTNER != 0
+            && let Some(partner) = self.compound_partner()
+        {
+            out.push(self.from());
+            out.push(partner);
+            return out;
+        }
         if self.is_placement() {
             out.push(self.to());
+            if let Some(at) = self.second() {
+                out.push(at);
+            }
             return out;
         }
         out.push(self.from());
@@ -562,5 +700,124 @@ impl MoveList {
         // SAFETY: the list was empty and `Buffer::push` wrote each of the first `len` slots.
         unsafe { self.inline.set_len(len) };
         fits
+    }
+}
+
+#[cfg(test)]
+mod layout {
+    use super::*;
+
+    fn cell(i: u16) -> Cell {
+        Cell(i as u8)
+    }
+
+    /// Every combination of what a move carries: the ones a pattern can produce pack and
+    /// unpack to themselves, the others are refused.
+    #[test]
+    fn every_combination_round_trips_or_is_refused() {
+        let far = cell((crate::cell::MAX_CELLS - 1) as u16);
+        let mut packed = 0;
+        for bits in 0u32..1 << 9 {
+            let on = |i: u32| bits & (1 << i) != 0;
+            let mut p = MoveParts {
+                from: if on(0) { far } else { cell(1) },
+                to: far,
+                rule: if on(0) { u8::MAX } else { 3 },
+                capture: on(1),
+                placement: on(2),
+                pass: on(3),
+                ..MoveParts::default()
+            };
+            if on(4) {
+                p.hops = (0..MAX_HOPS as u8).map(|i| (i * 3) % 8).collect();
+            }
+            if on(5) {
+                p.second = Some(cell(2));
+            }
+            if on(6) {
+                p.ghost_victim = Some(far);
+            }
+            if on(7) {
+                p.partner = Some(far);
+            }
+            if on(8) {
+                p.choice = Some(u8::MAX);
+            }
+            p.by_partner = on(7) && on(0);
+            let producible = [p.placement, p.pass, !p.hops.is_empty(), p.partner.is_some()]
+                .iter()
+                .filter(|&&b| b)
+                .count()
+                <= 1
+                && !(!p.hops.is_empty() && (p.second.is_some() || p.ghost_victim.is_some()))
+                && !(p.ghost_victim.is_some() && p.partner.is_some())
+                && !((p.placement || p.pass) && (p.ghost_victim.is_some() || p.choice.is_some()))
+                && !(p.pass && p.second.is_some());
+            match Move::pack(&p) {
+                Some(m) => {
+                    assert!(producible, "{p:?} should be refused");
+                    assert_eq!(m.parts(), p, "{p:?} does not round-trip");
+                    packed += 1;
+                }
+                None => assert!(!producible, "{p:?} should pack"),
+            }
+        }
+        assert!(packed >= 60, "only {packed} combinations pack");
+    }
+
+    /// The constructors generation uses agree with [`Move::pack`].
+    #[test]
+    fn the_constructors_pack_as_pack_does() {
+        let (a, b, v) = (cell(5), cell(200), cell(77));
+        let parts = |f: &dyn Fn(&mut MoveParts)| {
+            let mut p = MoveParts {
+                from: a,
+                to: b,
+                rule: 9,
+                ..MoveParts::default()
+            };
+            f(&mut p);
+            Move::pack(&p).unwrap()
+        };
+        assert_eq!(Move::simple(a, b, 9, true), parts(&|p| p.capture = true));
+        assert_eq!(
+            Move::hop(a, b, 9, 5).extended(v, 2),
+            parts(&|p| {
+                p.to = v;
+                p.hops = [5, 2].into_iter().collect();
+            })
+        );
+        assert_eq!(
+            Move::place(b, 9),
+            parts(&|p| {
+                p.from = b;
+                p.placement = true;
+            })
+        );
+        assert_eq!(
+            Move::ghost_take(a, b, 9, v).then_at(a).with_choice(17),
+            parts(&|p| {
+                p.capture = true;
+                p.ghost_victim = Some(v);
+                p.second = Some(a);
+                p.choice = Some(17);
+            })
+        );
+        assert_eq!(
+            Move::compound(a, b, 9, v, false),
+            parts(&|p| p.partner = Some(v))
+        );
+        assert_eq!(
+            Move::compound(a, b, 9, v, true),
+            parts(&|p| {
+                p.partner = Some(v);
+                p.by_partner = true;
+            })
+        );
+        assert_eq!(
+            Move::hop(a, b, 9, 7).with_choice(3).hops(),
+            1,
+            "a choice leaves the hops alone"
+        );
     }
 }

@@ -87,18 +87,18 @@ pub struct Rules {
     /// read from the position: generation and make take the general path.
     pub(crate) general: bool,
     /// How to step every cell of the board at once, for cell formulas.
-    pub(crate) steps: crate::compile::cellsets::Steps,
+    pub(crate) steps: crate::formula::Steps,
     /// By player: the code of its royal piece, or 0 when it has none.
     pub(crate) royal: [u8; PLAYERS],
     /// Where royal pieces can be attacked from.
-    pub(crate) attacks: crate::compile::royal::Attacks,
+    pub(crate) attacks: crate::constructs::Attacks,
     /// Moves of two pieces at once.
-    pub(crate) compounds: Vec<crate::compile::royal::Compound>,
+    pub(crate) compounds: Vec<crate::constructs::Compound>,
     /// By piece code: where and into what it promotes by choice (empty when no kind does).
-    pub(crate) choices: Vec<crate::compile::royal::Choice>,
+    pub(crate) choices: Vec<crate::constructs::Choice>,
     /// By capturing player and cell: captures of a piece that has just passed the cell (empty
     /// when no pattern leaves the cells it passes open).
-    pub(crate) ghosts: Vec<Vec<crate::compile::royal::GhostEntry>>,
+    pub(crate) ghosts: Vec<Vec<crate::constructs::GhostEntry>>,
     /// By piece code: whether its moves reset the idle clock.
     pub(crate) resets_idle: Vec<bool>,
     /// By piece code: whether positions keep whether such a piece has moved.

@@ -2,10 +2,10 @@
 //! tables, compiled end rules. The compiler ([`crate::compile`]) writes them; generation,
 //! make/unmake and the end checks read them.
 
-use crate::cell::{CellSet, MAX_CELLS};
+use crate::cell::{Cell, CellSet, MAX_CELLS};
 use crate::expr::{BinOp, Expr};
 use crate::geometry::DirSet;
-use crate::piece::{KindId, PLAYERS, Player};
+use crate::piece::{KindId, PLAYERS, Piece, Player};
 use crate::spec::CaptureMode;
 use crate::status::Outcome;
 use crate::verdict::Checked;
@@ -30,7 +30,7 @@ pub(crate) struct Target {
     pub dir: u8,
     /// For a jump: the jumped cells, `jumped[start..start + len]`.
     pub jumped_len: u8,
-    pub jumped_start: u16,
+    pub jumped_start: u32,
     /// [`QUIET`], [`CAPTURE`], [`SLOW`], [`BLOCKABLE`].
     pub flags: u8,
     /// Bit index into [`Rules::cap_bits`] for "no piece" (add `target code * cap_stride`).
@@ -156,8 +156,8 @@ pub(crate) struct CompiledMove {
     /// For a placement: the static checks the cells were filtered by, in order.
     pub place_static: Vec<Checked>,
     /// For a placement: the checks read during play as one formula over the board, by
-    /// player, when they have that shape (see [`crate::compile::cellsets`]).
-    pub place_formula: Option<Box<[crate::compile::cellsets::CellFormula; PLAYERS]>>,
+    /// player, when they have that shape (see [`crate::formula`]).
+    pub place_formula: Option<Box<[crate::formula::CellFormula; PLAYERS]>>,
     /// The second part of the turn: the piece placed (by player: its code) and the slide
     /// directions.
     pub then: Option<([u8; PLAYERS], [DirSet; PLAYERS])>,
@@ -358,3 +358,35 @@ pub(crate) fn is_table_hop(t: &Target) -> bool {
 /// A capture table's place and strides (piece, origin class, target code, hopped-cell class,
 /// destination class), as laid out by the rule compiler; `None` for "always allowed".
 pub(crate) type CapLayout = Option<(usize, [usize; 5])>;
+
+/// Whether effect `e`'s target condition lets `mover` affect `victim` on `cell`.
+#[inline]
+pub(crate) fn target_ok(e: &CompiledEffect, mover: u8, victim: u8, cell: Cell) -> bool {
+    e.target
+        .as_ref()
+        .is_none_or(|t| t.get([mover as usize, victim as usize, cell.index(), 0, 0]))
+}
+
+/// Whether `cell` (holding `occ`) is hostile to `victim` for `mover` under effect `e`: it holds
+/// a piece of the mover's side, or the effect's `hostile` condition holds there.
+#[inline]
+pub(crate) fn hostile(e: &CompiledEffect, mover: u8, victim: u8, cell: Cell, occ: u8) -> bool {
+    (occ != 0 && Piece(occ).owner() == Piece(mover).owner())
+        || e.hostile.as_ref().is_some_and(|t| {
+            t.get([
+                mover as usize,
+                victim as usize,
+                cell.index(),
+                occ as usize,
+                0,
+            ])
+        })
+}
+
+impl BitTable {
+    /// The bit at these keys.
+    #[inline]
+    pub(crate) fn get(&self, keys: [usize; 5]) -> bool {
+        bit(&self.bits, self.index(keys))
+    }
+}

@@ -9,7 +9,7 @@
 use crate::cell::Cell;
 use crate::expr::{Env, EvalError, Expr, Value, Var};
 use crate::facts::Core;
-use crate::piece::Player;
+use crate::piece::{Piece, Player};
 use crate::reason::Reason;
 
 /// A check: the expression must hold, or the move is refused for the reason.
@@ -65,6 +65,42 @@ impl Env for StaticEnv {
             Var::Cell => self.cell.map(Value::Cell),
             Var::Occupant => self.occupant,
             Var::Clock | Var::Idle | Var::Repetitions | Var::Passes => None,
+        }
+    }
+}
+
+/// The bindings of a place rule: `piece` placed on `cell` by its owner.
+pub(crate) fn place_env(piece: Piece, cell: Cell) -> StaticEnv {
+    StaticEnv {
+        mover: Some(Value::Piece(piece, cell)),
+        to: Some(cell),
+        player: Some(piece.owner()),
+        ..StaticEnv::default()
+    }
+}
+
+/// The enter check that took the destination `to` of `m` out of the target lists of `piece`
+/// on `from`: the compiled list the compiler filtered them with, evaluated for this one case.
+pub(crate) fn static_enter_reason(
+    rules: &crate::rules::Rules,
+    m: &crate::tables::CompiledMove,
+    piece: Piece,
+    from: Cell,
+    to: Cell,
+) -> Reason {
+    let env = StaticEnv {
+        mover: Some(Value::Piece(piece, from)),
+        from: Some(from),
+        to: Some(to),
+        player: Some(piece.owner()),
+        ..StaticEnv::default()
+    };
+    match first_refusal(&rules.core, &m.enter, &env) {
+        Ok(Some(r)) | Err((r, _)) => r,
+        // Only a destination some check refused is missing from the lists (tested).
+        Ok(None) => {
+            debug_assert!(false, "a destination left out of the lists by no check");
+            Reason::NoPattern
         }
     }
 }

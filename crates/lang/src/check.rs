@@ -14,6 +14,14 @@ use ply_kernel::expr::{BinOp, Expr, Value, Var};
 use ply_kernel::{DirSet, KindId, Player};
 use std::collections::HashSet;
 
+mod builtins;
+
+/// The builtin functions of the expression language: each one's name and how a call of it is
+/// written (`count(PLAYER, KIND)`), in the order the guide lists them.
+pub fn builtin_functions() -> impl Iterator<Item = (&'static str, &'static str)> {
+    builtins::BUILTINS.iter().map(|b| (b.name, b.usage))
+}
+
 /// A type of the expression language.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -962,210 +970,39 @@ impl<'a> Checker<'a> {
             let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
             return Some(Checked::Zone(z, Some(p)));
         }
-        match name {
-            "opponent" => {
-                if !arity(self, 1) {
-                    return None;
-                }
-                let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
-                Some(V(Expr::OpponentOf(p.boxed()), Ty::Player))
-            }
-            "pieces" => {
-                if args.is_empty() || args.len() > 2 {
-                    arity(self, 1);
-                    return None;
-                }
-                let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
-                let k = match args.get(1) {
-                    Some(a) => Some(self.kind_literal(a, text, scope, locals)?),
-                    None => None,
+        if let Some(b) = builtins::find(name) {
+            let (least, most) = b.args;
+            if args.len() < least || args.len() > most {
+                let n = if least == most {
+                    format!("{least} argument(s)")
+                } else {
+                    format!("{least} to {most} arguments")
                 };
-                Some(Checked::Pieces(p, k))
-            }
-            "count" => {
-                if args.is_empty() || args.len() > 2 {
-                    arity(self, 1);
-                    return None;
-                }
-                if let ExprKind::Binary(syntax::BinOp::In, lhs, rhs) = &args[0].kind
-                    && args.len() == 1
-                {
-                    let pieces = self.any(lhs, text, scope, locals);
-                    let zone = self.any(rhs, text, scope, locals);
-                    return match (pieces?, zone?) {
-                        (Checked::Pieces(p, k), Checked::Zone(z, part)) => Some(V(
-                            Expr::CountIn(p.boxed(), k, z, part.map(Expr::boxed)),
-                            Ty::Int,
-                        )),
-                        _ => {
-                            let d = self.error(
-                                text.loc(args[0].span),
-                                "write `count(pieces(PLAYER) in ZONE)` to count pieces in a zone",
-                            );
-                            self.push(d);
-                            None
-                        }
-                    };
-                }
-                let (p, k) = match self.any(&args[0], text, scope, locals)? {
-                    Checked::Pieces(p, k) if args.len() == 1 => (p, k),
-                    Checked::Value(x, Ty::Player) => {
-                        let k = match args.get(1) {
-                            Some(a) => Some(self.kind_literal(a, text, scope, locals)?),
-                            None => None,
-                        };
-                        (x, k)
-                    }
-                    _ => {
-                        let d = self
-                            .error(text.loc(args[0].span), "`count` counts pieces: write `count(pieces(PLAYER))` or `count(PLAYER, KIND)`");
-                        self.push(d);
-                        return None;
-                    }
-                };
-                Some(V(Expr::Count(p.boxed(), k), Ty::Int))
-            }
-            "no_moves" => {
-                if !scope.moves {
-                    let d = self
-                        .error(floc, format!("`no_moves` cannot be used in {}", scope.what))
-                        .help("`no_moves(player)` is for end conditions");
-                    self.push(d);
-                    return None;
-                }
-                if !arity(self, 1) {
-                    return None;
-                }
-                let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
-                Some(V(Expr::NoMoves(p.boxed()), Ty::Bool))
-            }
-            "in_check" => {
-                if !arity(self, 1) {
-                    return None;
-                }
-                let p = self.expect(&args[0], text, scope, locals, Ty::Player)?;
-                Some(V(Expr::InCheck(p.boxed()), Ty::Bool))
-            }
-            "attacked" => {
-                if !arity(self, 2) {
-                    return None;
-                }
-                let c = self.expect(&args[0], text, scope, locals, Ty::Cell)?;
-                let p = self.expect(&args[1], text, scope, locals, Ty::Player)?;
-                Some(V(Expr::Attacked(c.boxed(), p.boxed()), Ty::Bool))
-            }
-            "placed" => {
-                if !scope.placed {
-                    let d = self
-                        .error(floc, format!("`placed` cannot be used in {}", scope.what))
-                        .help("`placed(piece)` is for place rules");
-                    self.push(d);
-                    return None;
-                }
-                if !arity(self, 1) {
-                    return None;
-                }
-                let p = self.expect(&args[0], text, scope, locals, Ty::Piece)?;
-                Some(V(Expr::Placed(p.boxed()), Ty::Int))
-            }
-            "occupied" | "empty" | "on_board" => {
-                if !arity(self, 1) {
-                    return None;
-                }
-                let c = self
-                    .expect(&args[0], text, scope, locals, Ty::Cell)?
-                    .boxed();
-                Some(V(
-                    match name {
-                        "empty" => Expr::Empty(c),
-                        "on_board" => Expr::OnBoard(c),
-                        _ => Expr::Occupied(c),
-                    },
-                    Ty::Bool,
-                ))
-            }
-            "neighbour" | "line" => {
-                if !arity(self, 2) {
-                    return None;
-                }
-                let c = self.expect(&args[0], text, scope, locals, Ty::Cell);
-                let dirs = self.compass(&args[1], text, name == "neighbour");
-                let (c, dirs) = (c?, dirs?);
-                if name == "line" {
-                    return Some(V(Expr::Line(c.boxed(), dirs), Ty::Int));
-                }
-                let d = dirs.iter().next()?;
-                Some(V(Expr::Neighbour(c.boxed(), d), Ty::Cell))
-            }
-            "piece_at" => {
-                if !arity(self, 1) {
-                    return None;
-                }
-                let c = self.expect(&args[0], text, scope, locals, Ty::Cell)?;
-                Some(V(Expr::At(c.boxed()), Ty::Piece))
-            }
-            "abs" => {
-                if !arity(self, 1) {
-                    return None;
-                }
-                let x = self.expect(&args[0], text, scope, locals, Ty::Int)?;
-                if !self.copy_fits(&x, loc) || !self.copy_fits(&x, loc) {
-                    return None;
-                }
-                let neg = Expr::Bin(
-                    BinOp::Lt,
-                    x.clone().boxed(),
-                    Expr::Lit(Value::Int(0)).boxed(),
-                );
-                Some(V(
-                    Expr::If(neg.boxed(), Expr::Neg(x.clone().boxed()).boxed(), x.boxed()),
-                    Ty::Int,
-                ))
-            }
-            "min" | "max" => {
-                if !arity(self, 2) {
-                    return None;
-                }
-                let x = self.expect(&args[0], text, scope, locals, Ty::Int);
-                let y = self.expect(&args[1], text, scope, locals, Ty::Int);
-                let (x, y) = (x?, y?);
-                if !self.copy_fits(&x, loc) || !self.copy_fits(&y, loc) {
-                    return None;
-                }
-                let op = if name == "min" { BinOp::Lt } else { BinOp::Gt };
-                let c = Expr::Bin(op, x.clone().boxed(), y.clone().boxed());
-                Some(V(Expr::If(c.boxed(), x.boxed(), y.boxed()), Ty::Int))
-            }
-            _ => {
-                let mut candidates: Vec<&str> = vec![
-                    "opponent",
-                    "pieces",
-                    "count",
-                    "no_moves",
-                    "in_check",
-                    "attacked",
-                    "placed",
-                    "occupied",
-                    "empty",
-                    "piece_at",
-                    "abs",
-                    "min",
-                    "max",
-                    "neighbour",
-                    "line",
-                    "on_board",
-                ];
-                candidates.extend(w.defs.iter().map(|d| d.name.as_str()));
-                candidates.extend(w.zones.iter().filter(|z| z.1).map(|z| z.0.as_str()));
-                candidates.retain(|c| syntax::is_name(c));
-                let d = self
-                    .error(floc, format!("unknown function `{name}`"))
-                    .label("not defined")
-                    .suggest(name, candidates);
+                let d = self.error(loc, format!("`{name}` takes {n}, not {}", args.len()));
                 self.push(d);
-                None
+                return None;
             }
+            let call = builtins::Call {
+                name,
+                args,
+                loc,
+                floc,
+                text,
+                scope,
+                locals,
+            };
+            return (b.check)(self, &call);
         }
+        let mut candidates: Vec<&str> = builtins::BUILTINS.iter().map(|b| b.name).collect();
+        candidates.extend(w.defs.iter().map(|d| d.name.as_str()));
+        candidates.extend(w.zones.iter().filter(|z| z.1).map(|z| z.0.as_str()));
+        candidates.retain(|c| syntax::is_name(c));
+        let d = self
+            .error(floc, format!("unknown function `{name}`"))
+            .label("not defined")
+            .suggest(name, candidates);
+        self.push(d);
+        None
     }
 
     /// A compass direction word (`n`, `se`, ...) or, unless `one`, a set (`orthogonal`,

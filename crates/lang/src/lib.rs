@@ -67,7 +67,7 @@ mod syntax;
 pub mod tree;
 mod write;
 
-pub use check::{MAX_EXPR_NODES, OptionValue};
+pub use check::{MAX_EXPR_NODES, OptionValue, builtin_functions};
 pub use confined::{MAX_EXTENDS_DEPTH, load_str_confined};
 pub use diag::{Diagnostic, LoadError, Loc, Severity, SourceFile, Sources};
 pub use options::{OptionArg, Options};

@@ -6,7 +6,7 @@ use super::*;
 use crate::expr::{Env, EvalError, Value};
 use crate::piece::Piece;
 use crate::spec::EffectSpec;
-use crate::tables::{BitTable, CompiledEffect};
+use crate::tables::CompiledEffect;
 
 impl Compiler<'_> {
     pub(super) fn effects(&mut self) -> Vec<CompiledEffect> {
@@ -22,6 +22,26 @@ impl Compiler<'_> {
         let codes = 1 + PLAYERS * self.core.kind_count();
         let cells = self.core.geometry.len();
         let site = Site::Effect(i);
+        // The tables know the target's cell in `target`, and the cell looked at in `hostile`;
+        // where a piece stands that they do not know is refused, not guessed.
+        let unknown = [
+            (e.target.as_ref(), Var::Mover, "`target`", "the mover"),
+            (e.hostile.as_ref(), Var::Mover, "`hostile`", "the mover"),
+            (e.hostile.as_ref(), Var::Target, "`hostile`", "the target"),
+        ];
+        for (expr, var, condition, who) in unknown {
+            if expr.is_some_and(|x| reads_cell_of(x, var)) {
+                self.error(
+                    site,
+                    format!(
+                        "an effect's {condition} condition cannot read where {who} stands (its \
+                         cell, row, column, zone or neighbours, or the piece compared whole): \
+                         effects are tabulated by kind; read its kind, owner or attributes, or \
+                         the `cell` looked at"
+                    ),
+                );
+            }
+        }
         let pieces: Vec<Piece> = self.core.all_pieces().collect();
         let target = e.target.as_ref().and_then(|x| {
             let mut table = table_for([codes, codes, cells, 1, 1]);
@@ -147,34 +167,25 @@ impl Env for EffectEnv {
     }
 }
 
-/// Whether effect `e`'s target condition lets `mover` affect `victim` on `cell`.
-#[inline]
-pub(crate) fn target_ok(e: &CompiledEffect, mover: u8, victim: u8, cell: Cell) -> bool {
-    e.target
-        .as_ref()
-        .is_none_or(|t| t.get([mover as usize, victim as usize, cell.index(), 0, 0]))
-}
-
-/// Whether `cell` (holding `occ`) is hostile to `victim` for `mover` under effect `e`: it holds
-/// a piece of the mover's side, or the effect's `hostile` condition holds there.
-#[inline]
-pub(crate) fn hostile(e: &CompiledEffect, mover: u8, victim: u8, cell: Cell, occ: u8) -> bool {
-    (occ != 0 && Piece(occ).owner() == Piece(mover).owner())
-        || e.hostile.as_ref().is_some_and(|t| {
-            t.get([
-                mover as usize,
-                victim as usize,
-                cell.index(),
-                occ as usize,
-                0,
-            ])
-        })
-}
-
-impl BitTable {
-    /// The bit at these keys.
-    #[inline]
-    pub(crate) fn get(&self, keys: [usize; 5]) -> bool {
-        crate::tables::bit(&self.bits, self.index(keys))
+/// Whether `e` reads the cell of the piece bound to `var`: anything but its kind, owner, tags
+/// and attributes (a piece compared whole is compared with its cell).
+fn reads_cell_of(e: &Expr, var: Var) -> bool {
+    match e {
+        Expr::Var(v) => *v == var,
+        Expr::Attr(x, _)
+        | Expr::Owner(x)
+        | Expr::KindOf(x)
+        | Expr::Is(x, _)
+        | Expr::Has(x, _)
+        | Expr::Placed(x)
+            if **x == Expr::Var(var) =>
+        {
+            false
+        }
+        _ => {
+            let mut reads = false;
+            e.for_each_child(&mut |c| reads |= reads_cell_of(c, var));
+            reads
+        }
     }
 }

@@ -21,17 +21,20 @@
 //! What cannot be tabulated (it reads the board, counts or moves) is kept as an [`Expr`] and
 //! evaluated during play.
 
+pub(crate) mod attacks;
 pub(crate) mod cellsets;
 mod checks;
 pub(crate) mod effects;
 mod ends;
-pub(crate) mod royal;
+pub(crate) mod ghosts;
+pub(crate) mod special;
 pub(crate) mod steps;
 pub(crate) mod targets;
 
 use crate::cell::{Cell, CellSet, MAX_CELLS};
 use crate::expr::{BinOp, Deps, EvalError, Expr, MAX_EXPR_DEPTH, Value, Var, visit};
 use crate::facts::*;
+use crate::limits::MAX_END_RULES;
 use crate::piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
 use crate::reason::{Reason, RuleId, Section};
 use crate::rules::*;
@@ -105,6 +108,15 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         spec.geometry.len(),
     );
     let (end, deferred) = compiler.ends();
+    if spec.end.len() > MAX_END_RULES {
+        compiler.error(
+            Site::End(MAX_END_RULES),
+            format!(
+                "the game has {} end rules; at most {MAX_END_RULES} are supported",
+                spec.end.len()
+            ),
+        );
+    }
     let stride = spec.geometry.len();
     let (targets, slots, groups) = steps::group(targets, &target_index, &cap_at, &class, stride);
     let mut cell_class = Box::new([0u8; MAX_CELLS]);
@@ -114,7 +126,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     let codes = 1 + PLAYERS * spec.kinds.len();
     let mut arrive_first = code_table(NONE);
     let mut eager = Vec::new();
-    for (i, e) in end.iter().enumerate().take(u8::MAX as usize - 1) {
+    for (i, e) in end.iter().enumerate().take(MAX_END_RULES) {
         match &e.check {
             EndCheck::Arrive(sets) => {
                 for (code, set) in sets.iter().enumerate().take(codes) {
@@ -276,7 +288,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         general,
         steps: cellsets::Steps::of(&spec.geometry),
         royal: [0; PLAYERS],
-        attacks: royal::Attacks::default(),
+        attacks: crate::constructs::Attacks::default(),
         compounds: Vec::new(),
         choices: Vec::new(),
         ghosts: Vec::new(),
@@ -293,7 +305,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
 }
 
 /// The tables of royal pieces, compound moves, promotion by choice, captures of a passing
-/// piece, unmoved pieces and the idle clock (see [`royal`]), on compiled rules.
+/// piece, unmoved pieces and the idle clock (see [`crate::constructs`]), on compiled rules.
 fn special_tables(
     rules: &mut Rules,
     spec: &RulesSpec,
@@ -313,15 +325,24 @@ fn special_tables(
         .compounds
         .iter()
         .enumerate()
-        .map(|(i, c)| royal::Compound {
+        .map(|(i, c)| crate::constructs::Compound {
             mover: [0, 1].map(|p| code(c.mover, p)),
             partner: [0, 1].map(|p| code(c.partner, p)),
             dir: c.dir,
             mover_to: c.mover_to,
             partner_to: c.partner_to,
             rule: (first_compound + i) as u8,
+            by_partner: [CellSet::EMPTY; PLAYERS],
         })
         .collect();
+    let by_partner: Vec<[CellSet; PLAYERS]> = rules
+        .compounds
+        .iter()
+        .map(|c| [0, 1].map(|p| attacks::reaching(rules, c.mover[p], c.mover_to[p])))
+        .collect();
+    for (c, b) in rules.compounds.iter_mut().zip(by_partner) {
+        c.by_partner = b;
+    }
     rules.resets_idle = vec![false; codes];
     rules.tracks_unmoved = vec![false; codes];
     for (k, kind) in spec.kinds.iter().enumerate() {
@@ -340,7 +361,7 @@ fn special_tables(
         .iter()
         .any(|k| k.promotion.as_ref().is_some_and(|p| p.choices.len() > 1))
     {
-        rules.choices = vec![royal::Choice::default(); codes];
+        rules.choices = vec![crate::constructs::Choice::default(); codes];
         for (k, kind) in spec.kinds.iter().enumerate() {
             let Some(p) = kind.promotion.as_ref().filter(|p| p.choices.len() > 1) else {
                 continue;
@@ -357,7 +378,7 @@ fn special_tables(
         }
     }
     if rules.moves.iter().any(|m| m.takes_ghost) {
-        rules.ghosts = royal::ghost_entries(rules);
+        rules.ghosts = ghosts::ghost_entries(rules);
     }
     let mut seed = 0xC0FF_EE00_D15E_A5E5u64;
     if rules.moves.iter().any(|m| m.leaves_ghost) {
@@ -366,7 +387,7 @@ fn special_tables(
     rules.unmoved_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
     rules.fen = spec.fen.clone();
     if rules.royal.iter().any(|&r| r != 0) {
-        rules.attacks = royal::attacks(rules).map_err(|(kind, message)| {
+        rules.attacks = attacks::attacks(rules).map_err(|(kind, message)| {
             vec![RulesError {
                 site: Site::Kind(kind.index()),
                 message,
@@ -389,23 +410,28 @@ fn promotion_tables(
     codes: usize,
     stride: usize,
 ) -> (Vec<u8>, Vec<bool>) {
-    // Promotions by choice are made by the move: without others, no table.
-    if spec
+    // Promotions by choice are made by the move: without others, no table of codes. A
+    // promotion that ends a hop chain stops it whether it is chosen or not.
+    let single = |p: &&crate::spec::Promotion| p.choices.len() <= 1;
+    let any_single = spec
         .kinds
         .iter()
-        .all(|k| k.promotion.as_ref().is_none_or(|p| p.choices.len() > 1))
-    {
+        .any(|k| k.promotion.as_ref().is_some_and(|p| single(&p)));
+    let any_stop = spec
+        .kinds
+        .iter()
+        .any(|k| k.promotion.as_ref().is_some_and(|p| p.ends_chain));
+    if !any_single && !any_stop {
         return (Vec::new(), Vec::new());
     }
-    let mut to = vec![0u8; codes * stride];
+    let mut to = vec![0u8; if any_single { codes * stride } else { 0 }];
     let mut stops = vec![false; codes * stride];
     for (code, slot) in to.iter_mut().enumerate() {
         *slot = (code / stride) as u8;
     }
     for (k, kind) in spec.kinds.iter().enumerate() {
         let Some(p) = &kind.promotion else { continue };
-        // A choice of promotion is made by the move, not by the table.
-        if p.to.index() >= spec.kinds.len() || p.choices.len() > 1 {
+        if p.to.index() >= spec.kinds.len() {
             continue;
         }
         for owner in 0..PLAYERS as u8 {
@@ -413,7 +439,10 @@ fn promotion_tables(
             let promoted = Piece::new(p.to, Player(owner));
             for cell in core.geometry.cells().iter() {
                 if core.in_zone(cell, p.zone, Some(Player(owner))) {
-                    to[piece.code() * stride + cell.index()] = promoted.0;
+                    // A choice of promotion is made by the move, not by the table.
+                    if single(&p) {
+                        to[piece.code() * stride + cell.index()] = promoted.0;
+                    }
                     stops[piece.code() * stride + cell.index()] = p.ends_chain;
                 }
             }

@@ -6,13 +6,14 @@ use crate::cell::Cell;
 use crate::cell::CellSet;
 use crate::expr::Expr;
 use crate::expr::Value;
-use crate::facts::*;
 use crate::geometry::{Dir, Geometry};
+use crate::limits::MAX_PASSED_CELLS;
 use crate::piece::{KindId, PLAYERS, Piece, Player};
 use crate::reason::{PatternId, Reason, RuleId, Section};
+use crate::shapes::*;
 use crate::spec::*;
 use crate::tables::*;
-use crate::verdict::{Checked, StaticEnv, first_refusal};
+use crate::verdict::{Checked, StaticEnv, first_refusal, place_env};
 
 /// The most move patterns a game may have (a move names its pattern in one byte).
 pub(crate) const MAX_PATTERNS: usize = 256;
@@ -46,6 +47,7 @@ impl Compiler<'_> {
             );
         }
 
+        let mut too_large = false;
         for (ki, kind) in self.spec.kinds.iter().enumerate() {
             for (mi, m) in kind.moves.iter().enumerate() {
                 let rule = moves.len();
@@ -87,6 +89,13 @@ impl Compiler<'_> {
                                     .into_iter()
                                     .collect(),
                             };
+                            // A slide's targets pass the first cells of one ray: the ray is
+                            // kept once, each target reading a prefix of it.
+                            let ray_start = jumped.len();
+                            let ray = matches!(shape, Shape::Slide(_));
+                            if ray && let Some((_, _, passed)) = found.last() {
+                                jumped.extend(passed.iter().map(|c| c.0));
+                            }
                             for (to, over, jumped_cells) in found {
                                 // Static enter rules and the pattern's own condition.
                                 let env = StaticEnv {
@@ -112,8 +121,13 @@ impl Compiler<'_> {
                                         continue;
                                     }
                                 }
-                                let start = jumped.len();
-                                jumped.extend(jumped_cells.iter().map(|c| c.0));
+                                let start = if ray {
+                                    ray_start
+                                } else {
+                                    let start = jumped.len();
+                                    jumped.extend(jumped_cells.iter().map(|c| c.0));
+                                    start
+                                };
                                 per[piece.code() * stride + from.index()].push(Target {
                                     to: to.0,
                                     over: over.map_or(0, |c| c.0),
@@ -128,7 +142,7 @@ impl Compiler<'_> {
                                     },
                                     dir: dir as u8,
                                     jumped_len: jumped_cells.len() as u8,
-                                    jumped_start: start as u16,
+                                    jumped_start: start as u32,
                                     flags: 0,
                                     cap_base: 0,
                                     cap_stride: 0,
@@ -219,10 +233,19 @@ impl Compiler<'_> {
                     leaves_ghost: m.leaves_ghost,
                     takes_ghost: m.takes_ghost,
                 });
+                if jumped.len() > MAX_PASSED_CELLS && !too_large {
+                    too_large = true;
+                    self.error(
+                        site,
+                        format!(
+                            "with this pattern the moves of the game pass {} cells in all (slides \
+                             keep one ray per cell and direction; jumps and leaps their passed \
+                             cells), past the kernel's limit of {MAX_PASSED_CELLS}",
+                            jumped.len()
+                        ),
+                    );
+                }
             }
-        }
-        if jumped.len() > u16::MAX as usize {
-            self.error(Site::Game, "the jump tables are too large");
         }
         let mut targets = Vec::new();
         let mut index = vec![(0u32, 0u16); codes * stride];
@@ -260,89 +283,6 @@ fn capture_cases(per: &[Vec<Target>], rule: u8, class: &[u8], stride: usize) -> 
         }
     }
     out
-}
-
-/// The shape of a pattern.
-pub(crate) fn shape_of(pattern: &Pattern) -> Shape {
-    match pattern {
-        Pattern::Step => Shape::Step,
-        Pattern::Jump { zone, .. } => Shape::Jump(*zone),
-        Pattern::Hop { .. } => Shape::Hop,
-        Pattern::Slide { max, .. } => Shape::Slide(*max),
-        Pattern::Leap { offset, .. } => Shape::Leap(offset.0, offset.1),
-        Pattern::Place => Shape::Place,
-    }
-}
-
-/// The `i`-th symmetric image (`0..8`) of the offset `(a, b)` in (rows, columns): bit 0
-/// negates the first, bit 1 the second, bit 2 swaps them. `None` for an image equal to an
-/// earlier one, so that each destination is reached once.
-pub(crate) fn leap_image(a: u8, b: u8, i: u8) -> Option<(i64, i64)> {
-    let image = |i: u8| {
-        let (mut r, mut c) = (a as i64, b as i64);
-        if i & 1 != 0 {
-            r = -r;
-        }
-        if i & 2 != 0 {
-            c = -c;
-        }
-        if i & 4 != 0 { (c, r) } else { (r, c) }
-    };
-    let mine = image(i);
-    ((0..i).all(|j| image(j) != mine) && mine != (0, 0)).then_some(mine)
-}
-
-/// The leg of a leap by `(dr, dc)`: one step along the longer side, diagonally when both are
-/// equal; `None` when that is the destination itself.
-pub(crate) fn leap_leg(dr: i64, dc: i64) -> Option<(i64, i64)> {
-    let (ar, ac) = (dr.abs(), dc.abs());
-    let leg = (
-        if ar >= ac { dr.signum() } else { 0 },
-        if ac >= ar { dc.signum() } else { 0 },
-    );
-    (leg != (dr, dc)).then_some(leg)
-}
-
-/// Where a pattern goes from `from` in `dir`: destination, hopped-over cell, jumped cells.
-/// The compiler builds the target lists with it, and an explanation finds with it the
-/// destinations the enter rules took out of them.
-pub(crate) fn geometry_of(
-    g: &Geometry,
-    core: &Core,
-    shape: Shape,
-    from: Cell,
-    dir: Dir,
-) -> Option<(Cell, Option<Cell>, Vec<Cell>)> {
-    match shape {
-        Shape::Step => g.neighbour(from, dir).map(|to| (to, None, Vec::new())),
-        Shape::Hop => {
-            let over = g.neighbour(from, dir)?;
-            let to = g.neighbour(over, dir)?;
-            Some((to, Some(over), Vec::new()))
-        }
-        Shape::Jump(zone) => {
-            let mut cells = Vec::new();
-            let mut c = g.neighbour(from, dir)?;
-            while core.in_zone(c, zone, None) {
-                cells.push(c);
-                c = g.neighbour(c, dir)?;
-            }
-            (!cells.is_empty()).then_some((c, None, cells))
-        }
-        // The direction's index numbers the image of the offset.
-        Shape::Leap(a, b) => {
-            let (dr, dc) = leap_image(a, b, dir as u8)?;
-            let (r, c) = (g.row(from) as i64, g.col(from) as i64);
-            let to = g.cell(r + dr, c + dc)?;
-            let legs = match leap_leg(dr, dc) {
-                Some((lr, lc)) => vec![g.cell(r + lr, c + lc)?],
-                None => Vec::new(),
-            };
-            Some((to, None, legs))
-        }
-        // Rays are built by the compiler; nothing else goes anywhere.
-        Shape::Slide(_) | Shape::Place | Shape::Pass | Shape::Compound(_) => None,
-    }
 }
 
 impl Compiler<'_> {
@@ -486,41 +426,5 @@ impl Compiler<'_> {
             }
         }
         cells
-    }
-}
-
-/// The bindings of a place rule: `piece` placed on `cell` by its owner.
-pub(crate) fn place_env(piece: Piece, cell: Cell) -> StaticEnv {
-    StaticEnv {
-        mover: Some(Value::Piece(piece, cell)),
-        to: Some(cell),
-        player: Some(piece.owner()),
-        ..StaticEnv::default()
-    }
-}
-
-/// The enter check that took the destination `to` of `m` out of the target lists of `piece`
-/// on `from`: the compiled list the compiler filtered them with, evaluated for this one case.
-pub(crate) fn static_enter_reason(
-    rules: &crate::rules::Rules,
-    m: &CompiledMove,
-    piece: Piece,
-    from: Cell,
-    to: Cell,
-) -> Reason {
-    let env = StaticEnv {
-        mover: Some(Value::Piece(piece, from)),
-        from: Some(from),
-        to: Some(to),
-        player: Some(piece.owner()),
-        ..StaticEnv::default()
-    };
-    match first_refusal(&rules.core, &m.enter, &env) {
-        Ok(Some(r)) | Err((r, _)) => r,
-        // Only a destination some check refused is missing from the lists (tested).
-        Ok(None) => {
-            debug_assert!(false, "a destination left out of the lists by no check");
-            Reason::NoPattern
-        }
     }
 }

@@ -12,8 +12,8 @@
 use super::undo::HOPPED;
 use super::*;
 use crate::cell::Cell;
-use crate::compile::effects::{hostile, target_ok};
 use crate::expr::Value;
+use crate::geometry::DirSet;
 use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Move};
 use crate::piece::{Piece, Player};
@@ -21,6 +21,7 @@ use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
 use crate::status::Outcome;
 use crate::tables::{CompiledEffect, EffectKind};
+use crate::tables::{hostile, target_ok};
 use crate::verdict::{StaticEnv, first_refusal, refusal};
 use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
@@ -36,8 +37,9 @@ const MAX_CHANGES: usize = 128;
 type Changes = ArrayVec<(Cell, u8), MAX_CHANGES>;
 
 impl State {
-    /// Generation for general rules: the pieces' moves (those that change nothing when an
-    /// effect must are left out), then the placements, then a pass if nothing else.
+    /// Generation for general rules: the pieces' moves and the compound moves (where capturing
+    /// is mandatory, the captures if any is legal), then the placements, then a pass if
+    /// nothing else; each pseudo-legal move admitted by [`State::admit`] (see `legal.rs`).
     #[inline(never)]
     pub(super) fn generate_general<B>(
         &self,
@@ -45,41 +47,63 @@ impl State {
         side: Player,
         f: &mut dyn Emit<B>,
     ) -> ControlFlow<B> {
-        let mut any = false;
-        {
-            let mut judged = Judged {
-                state: self,
-                rules,
-                inner: &mut *f,
-                any: &mut any,
-                royal: if rules.special {
-                    self.royal_ctx(rules, side)
-                } else {
-                    None
-                },
-            };
-            if rules.must_capture {
-                self.generate_must_capture(rules, side, &mut judged)?;
-            } else {
-                let masks = self.masks(side);
-                for from in self.occupied[side.index()].iter() {
-                    self.generate_piece(rules, side, from, masks, &mut Dyn(&mut judged))?;
-                }
+        let mut judged = Judged {
+            state: self,
+            rules,
+            inner: f,
+            any: false,
+            captures_only: rules.must_capture,
+            safety: Some(self.safety(rules, side)),
+            side,
+        };
+        let masks = self.masks(side);
+        loop {
+            for from in self.occupied[side.index()].iter() {
+                self.generate_piece(rules, side, from, masks, &mut Dyn(&mut judged))?;
             }
             if rules.special {
                 self.generate_special(rules, side, &mut judged)?;
             }
+            if !judged.captures_only || judged.any {
+                break;
+            }
+            judged.captures_only = false;
         }
+        if !(rules.must_capture && judged.any) {
+            self.generate_placements(rules, side, &mut judged)?;
+        }
+        if !judged.any
+            && let Some(r) = rules.pass_rule
+        {
+            let pass = Move::pass(r);
+            if judged.admits(pass) {
+                judged.inner.push(pass)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The placements of `side`, into `judged`: the cells the tables and the compiled place
+    /// formula allow, each judged by [`State::place_pseudo`].
+    pub(super) fn generate_placements<B>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        judged: &mut Judged<'_, '_, B>,
+    ) -> ControlFlow<B> {
         let occupied = self.occupied[0].union(&self.occupied[1]);
         // Where an effect must change a piece, only cells next to an enemy piece can.
-        let near = rules.must_change.then(|| {
+        let near = (rules.must_change && judged.safety.is_some()).then(|| {
             let enemy = &self.occupied[side.other().slot()];
             rules
                 .effects
                 .iter()
                 .filter(|e| e.required)
                 .fold(*rules.geometry().cells(), |acc, e| {
-                    acc.intersection(&rules.steps.next_to(enemy, e.dirs))
+                    let both = DirSet(
+                        e.dirs.0 | e.dirs.iter().fold(0, |b, d| b | 1 << d.opposite() as u8),
+                    );
+                    acc.intersection(&rules.steps.next_to(enemy, both))
                 })
         });
         for &r in &rules.placements {
@@ -95,14 +119,13 @@ impl State {
                 holds
             });
             for cell in cells.iter() {
-                let verdict = self.place_verdict_as(rules, r, side, cell, known.is_some());
+                let verdict = self.place_pseudo(rules, r, side, cell, known.is_some());
                 debug_assert!(
-                    known.is_none() || verdict == self.place_verdict(rules, r, side, cell),
+                    known.is_none() || verdict == self.place_pseudo(rules, r, side, cell, false),
                     "a place formula disagrees with its expression"
                 );
                 if let Ok(mv) = verdict {
-                    any = true;
-                    f.push(mv)?;
+                    judged.push(mv)?;
                 }
             }
             // The cells the formula left out are refused by the expression too.
@@ -111,11 +134,8 @@ impl State {
                 out.remove_all(&occupied);
                 out.remove_all(&holds);
                 out.iter()
-                    .all(|c| self.place_verdict(rules, r, side, c).is_err())
+                    .all(|c| self.place_pseudo(rules, r, side, c, false).is_err())
             }));
-        }
-        if !any && let Some(r) = rules.pass_rule {
-            f.push(Move::pass(r))?;
         }
         ControlFlow::Continue(())
     }
@@ -127,8 +147,8 @@ impl State {
     }
 
     /// The verdict on placing by pattern `r` for `side` on `cell`: the move, or the first check
-    /// that refuses it (supply, empty cell, place rules and the pattern's condition, effects
-    /// that must change something).
+    /// that refuses it (supply, empty cell, place rules and the pattern's condition, then the
+    /// reference admission: effects that must change something, royal safety).
     pub(crate) fn place_verdict(
         &self,
         rules: &Rules,
@@ -136,13 +156,17 @@ impl State {
         side: Player,
         cell: Cell,
     ) -> Result<Move, Reason> {
-        self.place_verdict_as(rules, r, side, cell, false)
+        let mv = self.place_pseudo(rules, r, side, cell, false)?;
+        self.admit_by_making(rules, mv, side)?;
+        Ok(mv)
     }
 
-    /// [`State::place_verdict`]; with `formula_holds`, the checks read during play are known
-    /// to hold (their compiled formula said so for this cell).
+    /// Whether placing by pattern `r` for `side` on `cell` is pseudo-legal: the move, or the
+    /// first of its own checks that refuses it (supply, empty cell, place rules and the
+    /// pattern's condition). With `formula_holds`, the checks read during play are known to
+    /// hold (their compiled formula said so for this cell).
     #[inline]
-    pub(crate) fn place_verdict_as(
+    pub(crate) fn place_pseudo(
         &self,
         rules: &Rules,
         r: u8,
@@ -160,27 +184,19 @@ impl State {
             return Err(Reason::NotEmpty(pattern));
         }
         if !m.place_cells[side.slot()].contains(cell) {
-            let env = crate::compile::targets::place_env(Piece(code), cell);
+            let env = crate::verdict::place_env(Piece(code), cell);
             return Err(match first_refusal(&rules.core, &m.place_static, &env) {
                 Ok(Some(r)) | Err((r, _)) => r,
                 Ok(None) => Reason::NoPattern,
             });
         }
         if !m.dynamic_enter.is_empty() && !formula_holds {
-            let env = PlayEnv::new(
-                rules,
-                self,
-                crate::compile::targets::place_env(Piece(code), cell),
-            );
+            let env = PlayEnv::new(rules, self, crate::verdict::place_env(Piece(code), cell));
             if let Some(r) = refusal(&rules.core, &m.dynamic_enter, &env) {
                 return Err(r);
             }
         }
-        let mv = Move::place(cell, r);
-        match self.unchanged_effect(rules, mv, side) {
-            Some(i) => Err(Reason::NoEffect(i)),
-            None => Ok(mv),
-        }
+        Ok(Move::place(cell, r))
     }
 
     /// The first effect that must change a piece and that `mv` (a move of `side`, not made)
@@ -241,7 +257,13 @@ impl State {
         let side = Piece(mover).owner();
         let enemy = |code: u8| code != 0 && Piece(code).owner() != side;
         for d in e.dirs.iter() {
-            let Some(a) = g.neighbour(to, d) else {
+            // A surround is completed by the mover standing on one of the cells that enclose
+            // the victim: the victim is on the other side of the direction.
+            let toward = match e.kind {
+                EffectKind::Surround => d.opposite(),
+                _ => d,
+            };
+            let Some(a) = g.neighbour(to, toward) else {
                 continue;
             };
             let victim = at(a);
@@ -295,19 +317,28 @@ impl State {
     }
 
     /// Applies the effects after a move that brought the piece on `to`, in order, each on the
-    /// board the previous ones left.
-    fn apply_effects(&mut self, rules: &Rules, to: Cell) {
+    /// board the previous ones left. Returns the first effect that must change a piece and
+    /// changed none.
+    fn apply_effects(&mut self, rules: &Rules, to: Cell) -> Option<u8> {
         let mover = self.board[to.index()];
+        let mut unchanged = None;
         if mover == 0 {
-            return;
+            return rules
+                .effects
+                .iter()
+                .position(|e| e.required)
+                .map(|i| i as u8);
         }
         let mut changes = Changes::new();
         let mut changed = false;
-        for e in &rules.effects {
+        for (i, e) in rules.effects.iter().enumerate() {
             changes.clear();
             // The changes are found on the board as it stands, then made.
             let at = |c: Cell| self.board[c.index()];
             self.effect_changes(rules, e, mover, to, &at, &mut changes);
+            if e.required && changes.is_empty() {
+                unchanged.get_or_insert(i as u8);
+            }
             for &(c, code) in &changes {
                 self.change(rules, c, code);
                 changed = true;
@@ -316,11 +347,28 @@ impl State {
         if changed {
             self.clock = 0;
         }
+        unchanged
     }
 
     /// Make for general rules.
     #[inline(never)]
     pub(crate) fn make_general(&mut self, rules: &Rules, m: Move) -> Undo {
+        let side = self.side;
+        let (undo, totals, _) = self.apply_general(rules, m);
+        self.decide_general(rules, m, side, totals);
+        undo
+    }
+
+    /// The changes of make for general rules, without deciding the end: the board, the hand,
+    /// the extra state, the side. Returns the undo record, the pieces of each player before
+    /// the move, and the first effect that must change a piece and changed none (for a
+    /// pass, none). [`State::make_general`] and the reference definition of legality
+    /// (`legal.rs`) both make moves with it.
+    pub(crate) fn apply_general(
+        &mut self,
+        rules: &Rules,
+        m: Move,
+    ) -> (Undo, (u16, u16), Option<u8>) {
         // The log's entries of this move start with a mark, which keeps the passes before it.
         let passes = self.passes;
         self.log.0.push((MARK, passes));
@@ -372,10 +420,18 @@ impl State {
         {
             self.change(rules, at, codes[side.slot()]);
         }
-        if !m.is_pass() {
-            self.apply_effects(rules, m.to());
-        }
+        let unchanged = if m.is_pass() {
+            None
+        } else {
+            self.apply_effects(rules, m.to())
+        };
         self.recount(rules);
+        (undo, totals, unchanged)
+    }
+
+    /// The end of make for general rules: the outcome of move `m` of `side`, given the pieces
+    /// of each player before it, and the position remembered.
+    fn decide_general(&mut self, rules: &Rules, m: Move, side: Player, totals: (u16, u16)) {
         self.outcome = if m.is_pass() {
             self.eager_end(
                 rules,
@@ -407,7 +463,6 @@ impl State {
             // The key is final only now (effects, second parts, extra state).
             self.remember();
         }
-        undo
     }
 
     /// Unmake for general rules.
@@ -501,39 +556,78 @@ fn push(out: &mut Changes, cell: Cell, code: u8) {
     let _ = out.try_push((cell, code));
 }
 
-/// A sink that passes on the pieces' moves that change something where an effect must.
-struct Judged<'a, 'b, B> {
+/// The sink of generation on the general path: each pseudo-legal move, expanded by the
+/// choices of promotion it has, is passed on when [`State::admit`] admits it (or, for the
+/// pseudo-legal moves of the reference, always).
+pub(crate) struct Judged<'a, 'b, B> {
     state: &'a State,
     rules: &'a Rules,
-    inner: &'b mut dyn Emit<B>,
-    any: &'b mut bool,
-    /// For rules with a royal piece on the board: what legality needs.
-    royal: Option<super::special::RoyalCtx>,
+    pub(super) inner: &'b mut dyn Emit<B>,
+    /// Whether a move was passed on.
+    any: bool,
+    /// Only captures are passed on (capturing is mandatory, and none was found yet).
+    captures_only: bool,
+    /// How royal safety is decided; `None` for the pseudo-legal moves, passed on unjudged.
+    safety: Option<super::legal::Safety>,
+    side: Player,
+}
+
+impl<'a, 'b, B> Judged<'a, 'b, B> {
+    /// A sink passing on every pseudo-legal move, unjudged.
+    pub(super) fn pseudo(
+        state: &'a State,
+        rules: &'a Rules,
+        side: Player,
+        inner: &'b mut dyn Emit<B>,
+    ) -> Self {
+        Judged {
+            state,
+            rules,
+            inner,
+            any: false,
+            captures_only: false,
+            safety: None,
+            side,
+        }
+    }
+
+    /// Whether `m` is passed on.
+    fn admits(&self, m: Move) -> bool {
+        match &self.safety {
+            None => true,
+            Some(safety) => self.state.admit(self.rules, m, self.side, safety).is_ok(),
+        }
+    }
+
+    fn pass_on(&mut self, m: Move) -> ControlFlow<B> {
+        if self.admits(m) {
+            self.any = true;
+            self.inner.push(m)?;
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 impl<B> Emit<B> for Judged<'_, '_, B> {
     fn push(&mut self, m: Move) -> ControlFlow<B> {
-        let pc = self.state.board[m.from().index()];
-        let side = Piece(pc).owner();
-        if self.state.unchanged_effect(self.rules, m, side).is_some() {
+        if self.captures_only && !m.is_capture() {
             return ControlFlow::Continue(());
         }
-        if let Some(ctx) = &self.royal
-            && self.state.exposes(self.rules, m, side, ctx)
-        {
-            return ControlFlow::Continue(());
-        }
-        *self.any = true;
-        if let Some(choice) = self.rules.choices.get(pc as usize)
+        if !m.is_placement()
+            && !m.is_pass()
+            && let Some(choice) = self
+                .rules
+                .choices
+                .get(self.state.board[m.from().index()] as usize)
             && choice.zone.contains(m.to())
             && !choice.codes.is_empty()
         {
             for &code in &choice.codes {
-                self.inner.push(m.with_choice(code))?;
+                self.pass_on(m.with_choice(code))?;
             }
             return ControlFlow::Continue(());
         }
-        self.inner.push(m)
+        self.pass_on(m)
     }
 
     fn limit(&mut self, l: MoveLimit) -> ControlFlow<B> {

@@ -423,10 +423,9 @@ impl State {
                 }
                 if t.pass_only {
                     let piece = Piece(pc);
-                    return Err(crate::compile::targets::static_enter_reason(
-                        rules, m, piece, from, to,
-                    )
-                    .into());
+                    return Err(
+                        crate::verdict::static_enter_reason(rules, m, piece, from, to).into(),
+                    );
                 }
             }
             if dest == 0 {
@@ -513,7 +512,7 @@ impl State {
 
     /// Emits `mv`, or, for a pattern with a second part, `mv` followed by each placement the
     /// second part allows: along slides from the landing cell over empty cells, the cell left
-    /// counting as empty.
+    /// and the cell of a piece taken in passing counting as empty.
     pub(super) fn emit_then<B>(
         &self,
         rules: &Rules,
@@ -530,7 +529,10 @@ impl State {
         for d in dirs[side.slot()].iter() {
             let mut cur = mv.to();
             while let Some(next) = g.neighbour(cur, d) {
-                if self.board[next.index()] != 0 && next != mv.from() {
+                if self.board[next.index()] != 0
+                    && next != mv.from()
+                    && Some(next) != mv.ghost_victim()
+                {
                     break;
                 }
                 if cells.contains(next) {

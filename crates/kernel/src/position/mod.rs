@@ -22,6 +22,7 @@
 mod end;
 mod general;
 mod generate;
+mod legal;
 mod make;
 mod probe;
 mod search;

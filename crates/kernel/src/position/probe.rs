@@ -10,13 +10,13 @@
 use super::generate::{Refusal, Take};
 use super::*;
 use crate::cell::Cell;
-use crate::compile::targets::geometry_of;
 use crate::expr::Value;
 use crate::limits::MoveLimit;
 use crate::moves::Move;
 use crate::piece::{Piece, Player};
 use crate::reason::Reason;
 use crate::rules::Rules;
+use crate::shapes::geometry_of;
 use crate::tables::{CAPTURE, CompiledMove, JUMP, QUIET, STEP, Shape, Target};
 use crate::verdict::{StaticEnv, first_refusal};
 use std::ops::ControlFlow;
@@ -44,21 +44,18 @@ impl State {
             p.as_slice() == path || (path.len() == 2 && m.to() == path[1])
         };
         if let Some(m) = free.iter().find(|m| follows(m)) {
-            if let Some(i) = self.unchanged_effect(rules, *m, side) {
-                return Ok(Reason::NoEffect(i));
-            }
-            if let Some(ctx) = self.royal_ctx(rules, side)
-                && self.exposes(rules, *m, side, &ctx)
-            {
-                return Ok(Reason::Exposed);
+            // A pseudo-legal move: the reference says which of its own conditions fails.
+            if let Err(reason) = self.admit_by_making(rules, *m, side) {
+                return Ok(reason);
             }
             return Ok(Reason::MustCapture);
         }
         if path.len() == 2
-            && let Some(c) = rules
-                .compounds
-                .iter()
-                .find(|c| c.mover[side.slot()] == pc && c.mover_to[side.slot()] == path[1])
+            && let Some(c) = rules.compounds.iter().find(|c| {
+                c.mover[side.slot()] == pc
+                    && (c.mover_to[side.slot()] == path[1]
+                        || self.board[path[1].index()] == c.partner[side.slot()])
+            })
         {
             return Ok(Reason::Compound(crate::reason::PatternId(c.rule)));
         }
@@ -127,7 +124,7 @@ impl State {
                     debug_assert!(v.is_some(), "a target that passes is not generated");
                     v
                 }
-                None => Some(crate::compile::targets::static_enter_reason(
+                None => Some(crate::verdict::static_enter_reason(
                     rules,
                     m,
                     Piece(pc),

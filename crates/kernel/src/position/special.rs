@@ -3,14 +3,14 @@
 //! were just passed): all on the general path.
 //!
 //! An attack has one meaning: a capture the attacker's compiled targets allow onto the cell
-//! (see [`crate::compile::royal`]), tested on a board, so that the legality of a move, the
+//! (see [`crate::compile::attacks`]), tested on a board, so that the legality of a move, the
 //! safety of a compound move's path, `in_check` and `attacked` in expressions all ask the
 //! same question.
 
 use super::undo::HOPPED;
 use super::*;
 use crate::cell::{Cell, CellSet, MAX_CELLS};
-use crate::compile::royal::{LISTED, PLAIN, between};
+use crate::constructs::{LISTED, PLAIN, between};
 use crate::moves::{Emit, Move};
 use crate::piece::Player;
 use crate::rules::Rules;
@@ -27,45 +27,88 @@ pub(crate) struct RoyalCtx {
 }
 
 impl State {
-    /// The cell of `side`'s royal piece, if the rules have one and it is on the board.
-    pub(crate) fn royal_cell(&self, rules: &Rules, side: Player) -> Option<Cell> {
+    /// The cells of `side`'s royal pieces (none when the rules have no royal kind).
+    pub(crate) fn royal_cells(&self, rules: &Rules, side: Player) -> impl Iterator<Item = Cell> {
         let r = rules.royal[side.slot()];
-        if r == 0 {
-            return None;
-        }
+        let board = &self.board;
         self.occupied[side.slot()]
             .iter()
-            .find(|c| self.board[c.index()] == r)
+            .filter(move |c| r != 0 && board[c.index()] == r)
     }
 
-    /// Whether `side`'s royal piece is attacked (false when it has none).
+    /// Whether some royal piece of `side` is attacked (false when it has none).
     pub(crate) fn in_check(&self, rules: &Rules, side: Player) -> bool {
-        self.royal_cell(rules, side)
-            .is_some_and(|k| attacked_on(rules, &self.board, k, side))
+        self.royal_cells(rules, side)
+            .any(|k| attacked_on(rules, &self.board, k, side))
     }
 
-    /// What the legality of `side`'s moves needs, for rules with a royal piece on the board.
+    /// What the table tests of royal safety need, when `side` has exactly one royal piece.
     pub(crate) fn royal_ctx(&self, rules: &Rules, side: Player) -> Option<RoyalCtx> {
-        let royal = self.royal_cell(rules, side)?;
+        let mut cells = self.royal_cells(rules, side);
+        let royal = cells.next()?;
+        if cells.next().is_some() {
+            return None;
+        }
         Some(RoyalCtx {
             royal,
             in_check: attacked_on(rules, &self.board, royal, side),
         })
     }
 
-    /// Whether move `m` of `side` (generated, not made) would leave its royal piece attacked.
-    pub(crate) fn exposes(&self, rules: &Rules, m: Move, side: Player, ctx: &RoyalCtx) -> bool {
+    /// Whether move `m` of `side` (generated, not made) would leave its one royal piece
+    /// attacked, decided from the tables and a copy of the board when the move changes no
+    /// more than its origin, its destination, a compound partner and a passing victim and
+    /// leaves the royal piece royal; `None` for the others, which the reference decides by
+    /// making them (`legal.rs`).
+    pub(crate) fn exposes_fast(
+        &self,
+        rules: &Rules,
+        m: Move,
+        side: Player,
+        ctx: &RoyalCtx,
+    ) -> Option<bool> {
+        if m.hops() != 0 || m.second().is_some() || !rules.effects.is_empty() {
+            return None;
+        }
+        let royal_code = rules.royal[side.slot()];
+        let at = side.slot() * rules.stride + ctx.royal.index();
+        if m.is_pass() {
+            return Some(ctx.in_check);
+        }
+        if m.is_placement() {
+            // A placed piece only blocks, but as a screen, and never captures.
+            let placed = State::placed_code(rules, m.rule(), side);
+            if placed == royal_code || ctx.in_check || rules.attacks.fill[at].contains(m.to()) {
+                return None;
+            }
+            return Some(false);
+        }
         let from = m.from();
         let pc = self.board[from.index()];
-        let royal_moves = pc == rules.royal[side.slot()];
+        let royal_moves = pc == royal_code;
+        let after = m.choice_code().unwrap_or_else(|| {
+            rules
+                .promote
+                .get(pc as usize * rules.stride + m.to().index())
+                .copied()
+                .unwrap_or(pc)
+        });
+        if (after == royal_code) != royal_moves {
+            return None;
+        }
         let partner = m.compound_partner();
+        if partner.is_some_and(|p| self.board[p.index()] == royal_code) {
+            return None;
+        }
         let victim = m.ghost_victim();
-        if !ctx.in_check && !royal_moves && partner.is_none() && victim.is_none() {
-            let at = side.slot() * rules.stride + ctx.royal.index();
-            if !rules.attacks.vacate[at].contains(from) && !rules.attacks.fill[at].contains(m.to())
-            {
-                return false;
-            }
+        if !ctx.in_check
+            && !royal_moves
+            && partner.is_none()
+            && victim.is_none()
+            && !rules.attacks.vacate[at].contains(from)
+            && !rules.attacks.fill[at].contains(m.to())
+        {
+            return Some(false);
         }
         let mut b = self.board;
         b[from.index()] = 0;
@@ -79,9 +122,9 @@ impl State {
         if let Some(v) = victim {
             b[v.index()] = 0;
         }
-        b[m.to().index()] = pc;
+        b[m.to().index()] = after;
         let royal = if royal_moves { m.to() } else { ctx.royal };
-        attacked_on(rules, &b, royal, side)
+        Some(attacked_on(rules, &b, royal, side))
     }
 
     /// The captures of the piece that has just passed the cells open to capture, and the
@@ -100,7 +143,9 @@ impl State {
                 }
                 for e in &rules.ghosts[side.slot() * rules.stride + g.index()] {
                     if self.board[e.from as usize] == e.code {
-                        f.push(Move::ghost_take(Cell(e.from), g, e.rule, victim))?;
+                        let m = &rules.moves[e.rule as usize];
+                        let mv = Move::ghost_take(Cell(e.from), g, e.rule, victim);
+                        self.emit_then(rules, m, side, mv, f)?;
                     }
                 }
             }
@@ -120,6 +165,7 @@ impl State {
                         c.mover_to[side.slot()],
                         c.rule,
                         partner,
+                        c.by_partner[side.slot()].contains(from),
                     ))?;
                 }
             }
@@ -134,7 +180,7 @@ impl State {
     pub(crate) fn compound_partner(
         &self,
         rules: &Rules,
-        c: &crate::compile::royal::Compound,
+        c: &crate::constructs::Compound,
         from: Cell,
         side: Player,
     ) -> Option<Cell> {

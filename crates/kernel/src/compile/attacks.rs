@@ -1,0 +1,193 @@
+//! The backward attack tables on royal pieces, built from the compiled targets after everything
+//! else, so that an attack is exactly a capture the pieces' own tables allow.
+//!
+//! An attack on a cell is looked up backwards: for each cell and each victim, the list of
+//! (origin, attacker code, target) whose capture lands there, each already cleared by the
+//! capture tables for the victim's royal piece. Testing an attack is then a walk over that
+//! list reading only the board: the attacker on its origin, and the path of a slide, the leg
+//! of a leap, the landing cell of a hop.
+
+use crate::cell::{Cell, CellSet};
+use crate::constructs::{AttackEntry, Attacks, LISTED, PLAIN, RayCell};
+use crate::piece::{PLAYERS, Piece, Player};
+use crate::rules::Rules;
+use crate::tables::{CAPTURE, HOP, SLIDE, SLOW, Target, bit};
+
+/// Every listed target of `code` from `from`, with its index.
+pub(super) fn listed(
+    rules: &Rules,
+    code: usize,
+    from: usize,
+) -> impl Iterator<Item = (usize, &Target)> {
+    let slot = &rules.slots[code][from];
+    let start = slot.start as usize;
+    rules.targets[start..start + slot.len as usize]
+        .iter()
+        .enumerate()
+        .map(move |(i, t)| (start + i, t))
+}
+
+/// The step groups of `code` from `from`.
+pub(super) fn groups(rules: &Rules, code: usize, from: usize) -> &[crate::tables::StepGroup] {
+    let slot = &rules.slots[code][from];
+    let start = slot.group_start as usize;
+    &rules.groups[start..start + slot.groups as usize]
+}
+
+/// The codes of the pieces of `player`.
+pub(super) fn codes_of(rules: &Rules, player: Player) -> impl Iterator<Item = u8> + '_ {
+    rules.kinds().map(move |k| Piece::new(k, player).0)
+}
+
+/// The backward attack tables on the royal pieces, or the first attacking target whose
+/// conditions read the position (an attack could not be decided from the board alone).
+pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, (crate::KindId, String)> {
+    let g = rules.geometry();
+    let stride = rules.stride;
+    let mut per: Vec<Vec<AttackEntry>> = vec![Vec::new(); PLAYERS * stride];
+    let mut vacate = vec![CellSet::EMPTY; PLAYERS * stride];
+    let mut fill = vec![CellSet::EMPTY; PLAYERS * stride];
+    let mut slides: Vec<Vec<(crate::geometry::Dir, usize, u8, bool)>> =
+        vec![Vec::new(); PLAYERS * stride];
+    for victim in Player::ALL {
+        let royal = rules.royal[victim.slot()];
+        if royal == 0 {
+            continue;
+        }
+        for code in codes_of(rules, victim.other()) {
+            for from in g.cells().iter() {
+                for grp in groups(rules, code as usize, from.index()) {
+                    let mut caps = grp.capture;
+                    while caps != 0 {
+                        let x = caps.trailing_zeros() as usize;
+                        caps &= caps - 1;
+                        let i = grp.cap_from
+                            + rules.cell_class[x] as u32 * grp.cap_class
+                            + royal as u32 * grp.cap_piece;
+                        if bit(&rules.cap_bits, i as usize) {
+                            per[victim.slot() * stride + x].push(AttackEntry {
+                                from: from.0,
+                                code,
+                                how: PLAIN,
+                                target: 0,
+                            });
+                        }
+                    }
+                }
+                for (ti, t) in listed(rules, code as usize, from.index()) {
+                    if t.flags & CAPTURE == 0 || t.pass_only {
+                        continue;
+                    }
+                    let allowed = bit(
+                        &rules.cap_bits,
+                        (t.cap_base + royal as u32 * t.cap_stride) as usize,
+                    );
+                    if !allowed {
+                        continue;
+                    }
+                    if t.flags & SLOW != 0 {
+                        let m = &rules.moves[t.rule as usize];
+                        if !m.capture.dynamic.is_empty() || !m.dynamic_enter.is_empty() {
+                            return Err((
+                                m.kind,
+                                format!(
+                                    "`{}` of {} captures under a condition that reads the position, so whether a royal piece is attacked cannot be read from the board",
+                                    m.text,
+                                    rules.kind_name(m.kind)
+                                ),
+                            ));
+                        }
+                    }
+                    let x = if t.kind == HOP { t.over } else { t.to } as usize;
+                    let at = victim.slot() * stride + x;
+                    if t.kind == SLIDE {
+                        // Seen from the attacked cell: the way back to the origin.
+                        let back = crate::geometry::Dir::from_index(t.dir).opposite();
+                        let k = t.jumped_len as usize;
+                        let screen = rules.moves[t.rule as usize].screen;
+                        slides[at].push((back, k, code, screen));
+                    } else {
+                        per[at].push(AttackEntry {
+                            from: from.0,
+                            code,
+                            how: LISTED,
+                            target: ti as u32,
+                        });
+                    }
+                    let start = t.jumped_start as usize;
+                    for j in &rules.jumped[start..start + t.jumped_len as usize] {
+                        vacate[at].insert(Cell(j.cell));
+                        if rules.moves[t.rule as usize].screen {
+                            fill[at].insert(Cell(j.cell));
+                        }
+                    }
+                    if t.kind == HOP {
+                        vacate[at].insert(Cell(t.to));
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Attacks {
+        vacate,
+        fill,
+        ..Attacks::default()
+    };
+    for (at, mut list) in per.into_iter().enumerate() {
+        // Plain attacks first: one load decides them.
+        list.sort_by_key(|e| e.how);
+        let start = out.entries.len() as u32;
+        out.entries.extend(list);
+        out.ranges.push((start, out.entries.len() as u32));
+        let x = Cell((at % stride) as u8);
+        let mut rays = Vec::new();
+        for d in crate::geometry::Dir::ALL {
+            let mine: Vec<_> = slides[at].iter().filter(|s| s.0 == d).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let first = out.ray_cells.len() as u32;
+            let mut cur = x;
+            let mut k = 0;
+            while let Some(next) = g.neighbour(cur, d) {
+                let mut rc = RayCell {
+                    cell: next.0,
+                    ..RayCell::default()
+                };
+                for &&(_, dist, code, screen) in &mine {
+                    if dist == k {
+                        let bit = 1u128.checked_shl(code as u32).unwrap_or(0);
+                        if screen {
+                            rc.screen |= bit;
+                        } else {
+                            rc.direct |= bit;
+                        }
+                    }
+                }
+                out.ray_cells.push(rc);
+                cur = next;
+                k += 1;
+            }
+            rays.push((first, out.ray_cells.len() as u32));
+        }
+        out.rays.push(rays);
+    }
+    Ok(out)
+}
+
+/// The origins of `code` from which one of its own patterns reaches `to`, whatever the
+/// position: the cells from which a compound move ending on `to` would share its endpoints
+/// with another move.
+pub(crate) fn reaching(rules: &Rules, code: u8, to: Cell) -> CellSet {
+    let mut out = CellSet::EMPTY;
+    for from in rules.geometry().cells().iter() {
+        let by_group = groups(rules, code as usize, from.index())
+            .iter()
+            .any(|g| to.index() < 64 && (g.quiet | g.capture) & (1u64 << to.index()) != 0);
+        let listed = listed(rules, code as usize, from.index()).any(|(_, t)| t.to == to.0);
+        if by_group || listed {
+            out.insert(from);
+        }
+    }
+    out
+}

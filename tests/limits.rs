@@ -1,0 +1,85 @@
+//! The kernel's limits are declared and never silent: a pack past one is refused with an
+//! error located where it passes it, naming the limit; a pack within them loads and plays.
+
+use ply_kernel::{MAX_COLS, MAX_END_RULES, MAX_ROWS};
+
+fn load(text: &str) -> Result<ply_lang::Pack, String> {
+    ply_lang::load_str("limits.toml", text, &[]).map_err(|e| e.render(false))
+}
+
+fn header(rows: usize, cols: usize, pieces: &str) -> String {
+    format!(
+        r#"[game]
+name = "Limits"
+players = ["A", "B"]
+
+[board]
+rows = {rows}
+cols = {cols}
+
+{pieces}
+"#
+    )
+}
+
+#[test]
+fn too_many_end_rules_are_refused_at_the_first_past_the_limit() {
+    let mut text = header(
+        3,
+        3,
+        "[pieces.Stone]\nletter = \"S\"\nmoves = [\"step all\"]\n",
+    );
+    for i in 0..MAX_END_RULES + 6 {
+        text += &format!(
+            "\n[end.rule{i}]\nwhen = 'count(pieces(opponent)) == {i}'\nwinner = 'player'\n"
+        );
+    }
+    let Err(err) = load(&text) else {
+        panic!("too many end rules were accepted");
+    };
+    assert!(err.contains(&format!("at most {MAX_END_RULES}")), "{err}");
+    // Located at the first rule past the limit (its condition, on the line after its name).
+    let line = text
+        .lines()
+        .position(|l| l == format!("[end.rule{MAX_END_RULES}]"))
+        .unwrap()
+        + 2;
+    assert!(err.contains(&format!("limits.toml:{line}:")), "{err}");
+    // At the limit, every rule is tested: the last one decides a game.
+    let mut text = header(
+        3,
+        3,
+        "[pieces.Stone]\nletter = \"S\"\nmoves = [\"step all\"]\n",
+    );
+    for i in 0..MAX_END_RULES {
+        let when = if i + 1 == MAX_END_RULES {
+            "count(pieces(opponent)) == 0".to_string()
+        } else {
+            format!("count(pieces(opponent)) == {}", 100 + i)
+        };
+        text += &format!("\n[end.rule{i}]\nwhen = '{when}'\nwinner = 'player'\n");
+    }
+    text += "\n[setup.A]\nStone = \"a1\"\n\n[setup.B]\nStone = \"b2\"\n";
+    let rules = load(&text).unwrap_or_else(|e| panic!("{e}")).rules;
+    let mut game = ply_kernel::Game::new(rules.clone());
+    let path = ply_kernel::parse_path(&rules, "a1xb2").unwrap();
+    let status = game.play_path(None, &path).unwrap();
+    assert_eq!(
+        status,
+        ply_kernel::Status::Over(ply_kernel::Outcome::Win(ply_kernel::Player::FIRST))
+    );
+}
+
+#[test]
+fn one_sliding_kind_on_the_largest_board_loads_and_plays() {
+    let pieces = "[pieces.Rook]\nletter = \"R\"\nmoves = [\"slide orthogonal\"]\n";
+    let mut text = header(MAX_ROWS, MAX_COLS, pieces);
+    text += "\n[end.stuck]\nwhen = 'no_moves(opponent)'\nwinner = 'player'\n";
+    text += "\n[setup.A]\nRook = \"a1\"\n\n[setup.B]\nRook = \"b2\"\n";
+    let rules = load(&text).unwrap_or_else(|e| panic!("{e}")).rules;
+    let mut pos = ply_kernel::Position::start(rules);
+    // From a1: up the file to the top, along the rank to the last file (the far corner is
+    // the board's last cell, which was once taken for "no cell" and never reached).
+    let along = (MAX_ROWS - 1) + (MAX_COLS - 1);
+    assert_eq!(pos.perft(1).unwrap(), along as u64);
+}
