@@ -5,7 +5,8 @@
 //! position strings), the actions of a pack are, in order:
 //!
 //! 1. **Piece moves** (when the pack has any), `N * N * C * S * R` actions:
-//!    `(((from * N + to) * C + choice) * S + second) * R + route`, where
+//!    `(((from * N + to) * C + choice) * S + second) * R + route`, where `from` and `to` are
+//!    the first and last cells of the move's notation (its path, the second part apart), and
 //!    - `choice` is 0, or `1 + k` for a promotion into kind `k` chosen by the player
 //!      (`C = 1 + kinds` when some piece promotes by choice, else 1);
 //!    - `second` is 0, or `1 + cell` for the cell of the turn's second part (`d1-d7/g7`:
@@ -14,8 +15,8 @@
 //!      that share `from`, `to`, `choice` and `second` are numbered from 0 in the order of
 //!      their paths (cell indices, compared as sequences). `R` is [`ROUTES`] when some hop
 //!      pattern chains, else 1.
-//! 2. **Placements**, `P * N` actions: `moves + p * N + cell`, for the `p`-th placement
-//!    pattern of the pack.
+//! 2. **Placements**, `P * N * S` actions: `moves + (p * N + cell) * S + second`, for the
+//!    `p`-th placement pattern of the pack.
 //! 3. **Pass**: the last action, when a player with no move passes.
 //!
 //! A position with two legal moves that would get the same number (more than `R` chains
@@ -60,6 +61,12 @@ pub enum NumberingError {
         /// How many routes the encoding has.
         routes: usize,
     },
+    /// A move that is not a pass and names no cell.
+    #[error("the move {text} names no cell")]
+    NoPath {
+        /// The move in notation.
+        text: String,
+    },
     /// A placement by a pattern the rules do not list as a placement pattern.
     #[error("the placement {text} comes from pattern {pattern}, which is not a placement pattern")]
     UnknownPlacement {
@@ -92,6 +99,8 @@ pub enum Decoded {
         pattern: usize,
         /// Where.
         cell: Cell,
+        /// The cell of the second part.
+        second: Option<Cell>,
     },
     /// A pass.
     Pass,
@@ -122,7 +131,7 @@ impl ActionSpace {
         } else {
             0
         };
-        let size = piece_moves + placements.len() * cells + usize::from(pass);
+        let size = piece_moves + placements.len() * cells * seconds + usize::from(pass);
         ActionSpace {
             cells,
             cols: g.cols(),
@@ -177,9 +186,11 @@ impl ActionSpace {
         }
         if action >= self.piece_moves {
             let a = action - self.piece_moves;
+            let (a, second) = (a / self.seconds, a % self.seconds);
             return Some(Decoded::Place {
                 pattern: a / self.cells,
                 cell: self.cell(rules, a % self.cells)?,
+                second: self.second(rules, second)?,
             });
         }
         let route = action % self.routes;
@@ -196,12 +207,18 @@ impl ActionSpace {
                 0 => None,
                 k => Some(KindId::new(k - 1)?),
             },
-            second: match second {
-                0 => None,
-                s => Some(self.cell(rules, s - 1)?),
-            },
+            second: self.second(rules, second)?,
             route,
         })
+    }
+
+    /// The second part a `second` factor names: `Some(None)` for none, `None` for a cell off
+    /// the board.
+    fn second(&self, rules: &Rules, second: usize) -> Option<Option<Cell>> {
+        match second {
+            0 => Some(None),
+            s => self.cell(rules, s - 1).map(Some),
+        }
     }
 
     /// An action in words: the cells it names (`a7-a6`, `e7-e8=Q`, `d1-d7/g7`, `e5`,
@@ -211,9 +228,19 @@ impl ActionSpace {
         let g = rules.geometry();
         match *d {
             Decoded::Pass => "pass".to_string(),
-            Decoded::Place { pattern: 0, cell } => g.name(cell).to_string(),
-            Decoded::Place { pattern, cell } => {
-                format!("{} (placement {})", g.name(cell), pattern + 1)
+            Decoded::Place {
+                pattern,
+                cell,
+                second,
+            } => {
+                let mut t = g.name(cell).to_string();
+                if let Some(s) = second {
+                    t = format!("{t}/{}", g.name(s));
+                }
+                if pattern > 0 {
+                    t = format!("{t} (placement {})", pattern + 1);
+                }
+                t
             }
             Decoded::Piece {
                 from,
@@ -242,6 +269,21 @@ impl ActionSpace {
         if m.is_pass() {
             return Ok(self.size - 1);
         }
+        // The cells the notation names: the path, its second part apart. (A compound move
+        // may be written from its mover onto its partner, which is not where it goes.)
+        let mut path = m.path(rules.geometry());
+        let second = match m.second() {
+            Some(c) => {
+                path.pop();
+                1 + self.index(rules, c)
+            }
+            None => 0,
+        };
+        let (Some(&first), Some(&last)) = (path.first(), path.last()) else {
+            return Err(NumberingError::NoPath {
+                text: ply_kernel::move_text(rules, m),
+            });
+        };
         if m.is_placement() {
             let pattern = m.pattern().index();
             let p = self
@@ -252,12 +294,12 @@ impl ActionSpace {
                     text: ply_kernel::move_text(rules, m),
                     pattern,
                 })?;
-            return Ok(self.piece_moves + p * self.cells + self.index(rules, m.to()));
+            let cell = self.index(rules, first);
+            return Ok(self.piece_moves + (p * self.cells + cell) * self.seconds + second);
         }
         let choice = m.promotion().map_or(0, |p| 1 + p.kind().index());
-        let second = m.second().map_or(0, |c| 1 + self.index(rules, c));
-        let from = self.index(rules, m.from());
-        let to = self.index(rules, m.to());
+        let from = self.index(rules, first);
+        let to = self.index(rules, last);
         Ok(
             (((from * self.cells + to) * self.choices + choice) * self.seconds + second)
                 * self.routes,
@@ -326,7 +368,7 @@ pub struct Layout {
     pub routes: usize,
     /// The number of piece-move actions (`N * N * C * S * R`, or 0).
     pub piece_moves: usize,
-    /// The number of placement patterns (each `N` actions, after the piece moves).
+    /// The number of placement patterns (each `N * S` actions, after the piece moves).
     pub placements: usize,
     /// Whether the last action is a pass.
     pub pass: bool,
@@ -343,7 +385,7 @@ impl fmt::Display for Layout {
             self.choices,
             self.seconds,
             self.routes,
-            self.placements * self.cells,
+            self.placements * self.cells * self.seconds,
             usize::from(self.pass)
         )
     }

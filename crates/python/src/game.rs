@@ -222,7 +222,7 @@ impl Game {
     }
 
     /// The factors of the action encoding: `cells` (N), `choices` (C), `seconds` (S),
-    /// `routes` (R), `piece_moves` (N*N*C*S*R, or 0), `placements` (placement patterns, N
+    /// `routes` (R), `piece_moves` (N*N*C*S*R, or 0), `placements` (placement patterns, N*S
     /// actions each) and `pass`.
     #[getter]
     fn action_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

@@ -84,7 +84,9 @@ impl State {
         let text = self.inner.space.text(&self.inner.rules, &d);
         let (path, choice) = match d {
             Decoded::Pass => (Vec::new(), None),
-            Decoded::Place { cell, .. } => (vec![cell], None),
+            Decoded::Place { cell, second, .. } => {
+                ([Some(cell), second].into_iter().flatten().collect(), None)
+            }
             Decoded::Piece {
                 from,
                 to,

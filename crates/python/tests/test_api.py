@@ -174,7 +174,8 @@ def test_action_layouts_are_as_documented(games):
         assert n == game.rows * game.cols
         piece = n * n * layout["choices"] * layout["seconds"] * layout["routes"]
         assert layout["piece_moves"] in (0, piece), name
-        total = layout["piece_moves"] + layout["placements"] * n + int(layout["pass"])
+        placements = layout["placements"] * n * layout["seconds"]
+        total = layout["piece_moves"] + placements + int(layout["pass"])
         assert game.num_actions == total, name
     assert games["connect_four.toml"].num_actions == 42
     assert games["othello.toml"].num_actions == 65
@@ -393,3 +394,21 @@ def test_hands_and_several_placement_patterns():
     assert all(a >= 9 for a in state.legal_actions())
     with pytest.raises(plygames.IllegalMoveError):
         state.apply_action(5)
+
+
+def test_a_castling_written_onto_its_partner_is_numbered_as_written():
+    """Chess960: castling long from b1 ends on c1, where the king could also step; it is
+    written b1-a1, and numbered by those cells, apart from the step b1-c1."""
+    chess = load("chess.toml")
+    state = chess.state("1k6/8/8/8/8/8/8/RK6 w Q - 0 1")
+    moves = state.legal_moves()
+    assert "b1-a1" in moves and "b1-c1" in moves
+    castle, step = state.move_to_action("b1-a1"), state.move_to_action("b1-c1")
+    assert castle != step
+    assert chess.describe_action(castle) == "b1-a1"
+    castled = state.clone()
+    castled.apply_action(castle)
+    assert castled.piece_at("c1") == "WK" and castled.piece_at("d1") == "WR"
+    stepped = state.clone()
+    stepped.apply_action(step)
+    assert stepped.piece_at("c1") == "WK" and stepped.piece_at("a1") == "WR"
