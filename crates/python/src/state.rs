@@ -101,6 +101,33 @@ impl State {
                 choice,
             ),
         };
+        let layout = self.inner.space.layout();
+        if let Decoded::Piece { route, .. } = d
+            && layout.routes > 1
+        {
+            // Hop chains with these ends: the legal ones take the first routes.
+            let base = action - route;
+            let chains = match numbered(&self.inner, &self.pos) {
+                Ok(l) => l
+                    .iter()
+                    .filter(|(a, _)| (base..base + layout.routes).contains(a))
+                    .count(),
+                Err(e) => return e,
+            };
+            if chains > 0 {
+                return illegal_with(
+                    py,
+                    &format!("action {action} ({text})"),
+                    format!(
+                        "action {action} ({text}) is not legal here: {chains} legal hop chain{} \
+                         go{} that way, routes 1 to {chains}",
+                        if chains == 1 { "" } else { "s" },
+                        if chains == 1 { "es" } else { "" },
+                    ),
+                    None,
+                );
+            }
+        }
         match self.pos.find_move_choosing(None, &path, choice) {
             Err(e) => illegal(py, &format!("action {action} ({text})"), &e),
             Ok(_) => illegal_with(

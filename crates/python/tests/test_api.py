@@ -412,3 +412,21 @@ def test_a_castling_written_onto_its_partner_is_numbered_as_written():
     stepped = state.clone()
     stepped.apply_action(step)
     assert stepped.piece_at("c1") == "WK" and stepped.piece_at("a1") == "WR"
+
+
+def test_hop_chains_with_the_same_ends_are_told_apart_by_their_route():
+    game = load("checkers.toml")
+    state = game.state("7WM/4WM1WM1/1WM3WM2/4WM1WM1/1BM3BM2/6BM1/1BM1BM1BM1BM/4BM3 Black clock=8")
+    chains = {m: state.move_to_action(m) for m in ["f4xd6xf8", "f4xh6xf8"]}
+    first, second = chains["f4xd6xf8"], chains["f4xh6xf8"]
+    # Ordered by their paths: d6 (row 2, column 3) before h6 (row 2, column 7).
+    assert second == first + 1 and first % plygames.ROUTES == 0
+    assert game.describe_action(first) == "f4-f8"
+    assert game.describe_action(second) == "f4-f8 (route 2)"
+    by_route = state.clone()
+    by_route.apply_action(second)
+    assert by_route.piece_at("g5") is None and by_route.piece_at("e5") == "WM"
+    assert by_route.history() == ["f4xh6xf8"]
+    # A third route names no legal chain here.
+    with pytest.raises(plygames.IllegalMoveError, match="route"):
+        state.apply_action(first + 2)
