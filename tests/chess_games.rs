@@ -184,6 +184,54 @@ fn bad_fens_are_refused_with_a_reason() {
             "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",
             "Black is in check with White to move",
         ),
+        // A run of 2^64 + 8 empty cells does not wrap to a full rank.
+        (
+            "rnbqkbnr/pppppppp/18446744073709551624/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rank 6 has more than 8 cells",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqKQkq - 0 1",
+            "compound-move right `K` given twice",
+        ),
+        // The king off the line of castling (its rook beside it, on its rank).
+        (
+            "4k3/8/8/8/8/8/4K2R/8 w K - 0 1",
+            "are not on the line of the move",
+        ),
+        // A rook elsewhere than on the king's line.
+        (
+            "4k3/8/8/8/8/8/7R/4K3 w K - 0 1",
+            "compound-move right `K` without its Rook",
+        ),
+        // The cell a pawn would have come from is taken.
+        (
+            "4k3/4p3/8/4p3/8/8/8/4K3 w - e6 0 1",
+            "no piece can just have passed e6",
+        ),
+        // No double step passes e5 (a pawn on e4 stepped from e6, not its start).
+        (
+            "4k3/8/8/8/4p3/8/8/4K3 w - e5 0 1",
+            "no piece can just have passed e5",
+        ),
+        // What the pack says of every position: one king a side, no pawn on the first or
+        // last rank.
+        (
+            "r6k/8/8/8/8/8/8/K6K w - - 0 1",
+            "White has more than 1 King (at most 1 per player)",
+        ),
+        (
+            "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "WP on a8: a Pawn may never stand in zone `ends`",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",
+            "BP on a1: a Pawn may never stand in zone `ends`",
+        ),
+        // A white pawn cannot have passed e6 with White to move.
+        (
+            "4k3/8/8/4P3/8/8/8/4K3 w - e6 0 1",
+            "no piece can just have passed e6",
+        ),
     ] {
         let err = match Position::from_fen(r.clone(), fen) {
             Ok(_) => panic!("{fen} was read"),
@@ -191,6 +239,151 @@ fn bad_fens_are_refused_with_a_reason() {
         };
         assert!(err.contains(why), "{fen}: {err}");
     }
+}
+
+/// The en passant field after a black double step names the pawn that made it, not a
+/// neighbour (found by random games against python-chess): both positions agree with the
+/// reference generator, and the capture is listed.
+#[test]
+fn fen_en_passant_takes_the_pawn_that_passed() {
+    let r = rules("chess");
+    for (fen, depth, want) in [
+        (
+            "rnbqkbnr/1pppp1pp/p7/5pP1/8/8/PPPPPP1P/RNBQKBNR w KQkq f6 0 3",
+            3,
+            9150,
+        ),
+        ("4k3/7p/8/6pP/7K/8/8/8 w - g6 0 1", 3, 0),
+        // White's double step, Black to move.
+        ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", 3, 0),
+    ] {
+        let mut pos = Position::from_fen(r.clone(), fen).unwrap();
+        let b = chess::from_fen(fen).unwrap();
+        let theirs = chess::perft(&b, depth);
+        let got = pos.perft(depth).unwrap();
+        assert_eq!(
+            got,
+            theirs,
+            "{fen}: {:?}",
+            first_difference(&mut pos, depth)
+        );
+        if want != 0 {
+            assert_eq!(got, want, "{fen}");
+        }
+    }
+    let pos = Position::from_fen(r.clone(), "4k3/7p/8/6pP/7K/8/8/8 w - g6 0 1").unwrap();
+    assert!(ours(&pos).contains("h5-g6"), "{:?}", ours(&pos));
+    assert_eq!(
+        pos.to_fen().unwrap(),
+        "4k3/7p/8/6pP/7K/8/8/8 w - g6 0 1",
+        "read back as written"
+    );
+    assert!(
+        pos.to_position_string().contains("ghost=g6:g5"),
+        "{}",
+        pos.to_position_string()
+    );
+}
+
+/// A mate on the move that reaches the idle limit is a mate (FIDE 9.6.2 gives it precedence),
+/// as the reference judges; any other move there is a draw.
+#[test]
+fn a_mate_on_the_hundredth_idle_ply_is_a_mate() {
+    let r = rules("chess");
+    let fen = "7k/8/6K1/8/8/8/8/R7 w - - 99 80";
+    let play = |text: &str| {
+        let mut pos = Position::from_fen(r.clone(), fen).unwrap();
+        let m = pos
+            .legal_moves()
+            .unwrap()
+            .iter()
+            .find(|m| pos.notation(*m) == text)
+            .unwrap();
+        pos.make_unchecked(m);
+        let b = chess::play(
+            &chess::from_fen(fen).unwrap(),
+            &chess::find_move(&chess::from_fen(fen).unwrap(), text).unwrap(),
+        );
+        assert_eq!(our_outcome(pos.outcome()), chess::outcome(&b), "{text}");
+        (pos.outcome(), pos.decided())
+    };
+    assert_eq!(
+        play("a1-a8"),
+        (
+            Some(Outcome::Win(ply_kernel::Player::FIRST)),
+            Some(Outcome::Win(ply_kernel::Player::FIRST))
+        )
+    );
+    assert_eq!(play("a1-a7").0, Some(Outcome::Draw));
+    // Read as a position, the mate is judged the same way.
+    let pos = Position::from_fen(r.clone(), "R6k/8/6K1/8/8/8/8/8 b - - 100 80").unwrap();
+    assert_eq!(pos.outcome(), Some(Outcome::Win(ply_kernel::Player::FIRST)));
+}
+
+/// Dead positions (FIDE 5.2.2) as the pack and the reference judge them: kings alone, with
+/// one knight, or with bishops all on cells of one colour; not with bishops of both colours or
+/// a knight beside a bishop.
+#[test]
+fn dead_positions_agree_with_the_reference() {
+    let r = rules("chess");
+    for (fen, dead) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+        ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true),
+        ("4k3/8/8/8/8/8/8/2b1K3 w - - 0 1", true),
+        ("1b2k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+        ("1b2k3/8/8/8/8/8/8/2B1K3 b - - 0 1", true),
+        ("4k3/8/8/8/8/B7/8/2B1K3 w - - 0 1", true),
+        ("4k3/1b6/b7/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("4k1n1/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("4k1n1/8/8/8/8/8/8/4KN2 w - - 0 1", false),
+        ("4k3/8/8/8/8/8/8/4KR2 w - - 0 1", false),
+    ] {
+        let pos = Position::from_fen(r.clone(), fen).unwrap();
+        let b = chess::from_fen(fen).unwrap();
+        assert_eq!(chess::outcome(&b) == Some(RefOutcome::Draw), dead, "{fen}");
+        assert_eq!(pos.outcome() == Some(Outcome::Draw), dead, "{fen}");
+    }
+    // Reached by a move: taking the last rook leaves two bishops on dark cells.
+    let mut pos = Position::from_fen(r.clone(), "1b2k3/8/8/8/8/8/1B6/r3K3 w - - 0 1").unwrap();
+    assert_eq!(pos.outcome(), None);
+    let m = pos
+        .find_move(None, &[cell(&r, "b2"), cell(&r, "a1")])
+        .unwrap();
+    pos.make_unchecked(m);
+    assert_eq!(pos.outcome(), Some(Outcome::Draw));
+}
+
+/// The pack's `at_most` and `never_in` hold for position strings and pieces put on a board
+/// by hand too, not only for FEN.
+#[test]
+fn position_strings_and_placed_pieces_keep_one_king_and_no_pawn_on_the_ends() {
+    let r = rules("chess");
+    let text = common::fen(&r, &[("a1", "WK"), ("h1", "WK"), ("e8", "BK")], "White");
+    let err = Position::from_position_string(r.clone(), &text).unwrap_err();
+    assert!(
+        err.to_string().contains("White has more than 1 King"),
+        "{err}"
+    );
+    let text = common::fen(&r, &[("e1", "WK"), ("e8", "BK"), ("c8", "WP")], "White");
+    let err = Position::from_position_string(r.clone(), &text).unwrap_err();
+    assert!(
+        err.to_string().contains("may never stand in zone `ends`"),
+        "{err}"
+    );
+    let mut game = ply_kernel::Game::empty(r.clone());
+    let king = ply_kernel::Piece::new(r.kind_by_name("King").unwrap(), ply_kernel::Player::FIRST);
+    let pawn = ply_kernel::Piece::new(r.kind_by_name("Pawn").unwrap(), ply_kernel::Player::SECOND);
+    game.place(king, cell(&r, "e1")).unwrap();
+    let err = game.place(king, cell(&r, "d1")).unwrap_err();
+    assert!(err.to_string().contains("more than 1 King"), "{err}");
+    let err = game.place(pawn, cell(&r, "d1")).unwrap_err();
+    assert!(err.to_string().contains("never stand"), "{err}");
+    game.place(pawn, cell(&r, "d2")).unwrap();
+}
+
+fn cell(r: &Rules, name: &str) -> ply_kernel::Cell {
+    r.geometry().parse_cell(name).unwrap()
 }
 
 #[test]

@@ -205,6 +205,12 @@ fn chess_stalemate_and_draws() {
         ("4k3/8/8/8/8/8/8/4KR2 w - - 0 1", false),
         ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
         ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false),
+        // Bishops all on squares of one colour, on either side or both (c1, a3 and b8 dark;
+        // c8 light): no mate can ever happen.
+        ("1b2k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+        ("4k3/8/8/8/8/B7/8/2B1K3 w - - 0 1", true),
+        ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
+        ("4k1n1/8/8/8/8/8/8/2B1K3 w - - 0 1", false),
     ] {
         let got = chess::outcome(&chess::from_fen(fen).unwrap());
         assert_eq!(got == Some(Outcome::Draw), draw, "{fen}");

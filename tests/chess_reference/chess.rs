@@ -18,7 +18,8 @@
 //!   clock (reset by a pawn move or a capture) and the fullmove number (after black's move).
 //! - `outcome`: no legal move is checkmate (the side to move loses) in check, stalemate (a
 //!   draw) otherwise; then halfmove >= 100 is a draw, and so is insufficient material
-//!   (kings alone, or kings and a single knight or bishop). Repetition is not judged here.
+//!   (kings alone, kings and bishops all on squares of one colour, or kings and a single
+//!   knight). Repetition is not judged here.
 
 pub use super::Outcome;
 
@@ -545,20 +546,20 @@ pub fn play(b: &Board, m: &Move) -> Board {
     n
 }
 
-/// Whether neither side can ever mate: kings alone, or kings and one knight or bishop.
+/// Whether neither side can ever mate (a dead position, FIDE 5.2.2, as python-chess judges
+/// insufficient material for both sides): besides the kings, only bishops, all on squares of
+/// one colour (none at all included), or a single knight.
 pub fn insufficient_material(b: &Board) -> bool {
-    let others: Vec<char> = b
-        .cells
-        .iter()
-        .flatten()
-        .map(|&(_, k)| k)
-        .filter(|&k| k != 'K')
+    let others: Vec<(usize, char)> = (0..64)
+        .filter_map(|i| b.cells[i].map(|(_, k)| (i, k)))
+        .filter(|&(_, k)| k != 'K')
         .collect();
-    match others.as_slice() {
-        [] => true,
-        [k] => *k == 'N' || *k == 'B',
-        _ => false,
+    if let [(_, 'N')] = others.as_slice() {
+        return true;
     }
+    let dark = |i: usize| (rank(i) + file(i)) % 2 == 0;
+    others.iter().all(|&(_, k)| k == 'B')
+        && (others.iter().all(|&(i, _)| dark(i)) || others.iter().all(|&(i, _)| !dark(i)))
 }
 
 /// The end of the game at `b`, if it is over.

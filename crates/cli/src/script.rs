@@ -20,7 +20,7 @@
 use crate::common::{PackArgs, load_pack};
 use crate::output::{CmdResult, Context};
 use clap::Args;
-use ply_kernel::{Cell, Game, Outcome, Piece, Player, Rules, Status, move_text};
+use ply_kernel::{Cell, Game, KindId, Move, Outcome, Piece, Player, Rules, Status, move_text};
 use ply_search::{Engine, EngineSpec, Evaluator, SpecError, Weights};
 use serde_json::{Value, json};
 use std::io::{self, BufRead, Write};
@@ -61,9 +61,10 @@ pub const ACTIONS: [(&str, &str, &str); 18] = [
     ),
     (
         "move",
-        "PLAYER CELL CELL...",
-        "true if the move (its path: origin, then each landing) was played, false if not (see \
-         why)",
+        "PLAYER [CELL...] [=LETTER]",
+        "true if the move was played, false if not (see why): its path (origin, then each \
+         landing; one cell for a placement, none for a pass) and, for a promotion with a \
+         choice, the letter of the kind chosen (\"=Q\"), as `moves` lists it",
     ),
     (
         "piece",
@@ -90,7 +91,8 @@ pub const ACTIONS: [(&str, &str, &str); 18] = [
     (
         "moves",
         "[PLAYER]",
-        "the legal moves (of the side to move, or of PLAYER), each a list of [row, column]",
+        "the legal moves (of the side to move, or of PLAYER), each a list of [row, column] (one \
+         for a placement, none for a pass), then \"=LETTER\" for a promotion's choice",
     ),
     ("undo", "", "true if a move was taken back, false if none"),
     (
@@ -263,13 +265,18 @@ impl Session {
             }
             ("move", [p, at @ ..]) => {
                 let p = player(p)?;
+                // A promotion's choice comes last, as `moves` lists it: `"=Q"`.
+                let (at, choice) = match at.split_last() {
+                    Some((Value::String(c), rest)) if c.starts_with('=') => {
+                        (rest, Some(choice_of(&rules, c)?))
+                    }
+                    _ => (at, None),
+                };
                 let path = cells(&rules, at).ok_or_else(usage)?;
-                if path.len() < 2 {
-                    return Err(usage());
-                }
                 let path = path.into_iter().collect::<Result<Vec<Cell>, String>>()?;
+                // No cell: a pass; one cell: a placement; more: a move along its path.
                 self.game
-                    .play_path(Some(p), &path)
+                    .play_path_choosing(Some(p), &path, choice)
                     .map_err(|e| e.to_string())?;
                 Value::Bool(true)
             }
@@ -344,7 +351,7 @@ impl Session {
                     .map_err(|e| e.to_string())?;
                 let m = choice.mv;
                 let mut answer = json!({
-                    "move": m.path(g).iter().map(|c| json!([g.row(*c), g.col(*c)])).collect::<Vec<_>>(),
+                    "move": move_json(&rules, &m),
                     "text": move_text(&rules, &m),
                 });
                 if let Some(s) = choice.score {
@@ -371,7 +378,6 @@ impl Session {
 
     fn moves(&self, player: Option<Player>) -> Value {
         let rules = self.game.rules();
-        let g = rules.geometry();
         let list = match player {
             Some(p) => self.game.moves_of(p),
             None => self.game.legal_moves(),
@@ -380,19 +386,32 @@ impl Session {
             Ok(list) => list,
             Err(e) => return json!({ "error": e.to_string() }),
         };
-        Value::Array(
-            list.iter()
-                .map(|m| {
-                    Value::Array(
-                        m.path(g)
-                            .iter()
-                            .map(|c| json!([g.row(*c), g.col(*c)]))
-                            .collect(),
-                    )
-                })
-                .collect(),
-        )
+        Value::Array(list.iter().map(|m| move_json(rules, &m)).collect())
     }
+}
+
+/// A move as `moves` lists it and `move` takes it back: its path as `[row, column]` pairs,
+/// then `"=LETTER"` when it promotes by choice (a promotion by the rules alone needs none).
+fn move_json(rules: &Rules, m: &Move) -> Value {
+    let g = rules.geometry();
+    let mut items: Vec<Value> = m
+        .path(g)
+        .iter()
+        .map(|c| json!([g.row(*c), g.col(*c)]))
+        .collect();
+    if let Some(p) = m.promotion() {
+        items.push(json!(format!("={}", rules.core().kind_letter(p.kind()))));
+    }
+    Value::Array(items)
+}
+
+/// The kind a `"=LETTER"` argument chooses (its letter in any case).
+fn choice_of(rules: &Rules, text: &str) -> Result<KindId, String> {
+    let letter = &text[1..];
+    rules
+        .kinds()
+        .find(|k| rules.core().kind_letter(*k).eq_ignore_ascii_case(letter))
+        .ok_or_else(|| format!("`{letter}` in \"{text}\" is not the letter of a kind of piece"))
 }
 
 /// `{"error": message}`.

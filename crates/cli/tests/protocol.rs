@@ -105,7 +105,7 @@ fn why_gives_the_reason_of_the_last_false() {
     assert_eq!(s.handle(&json!(["move", "B", 1])), json!(false));
     let why = s.handle(&json!(["why"]));
     assert!(
-        why.as_str().unwrap().contains("PLAYER CELL CELL..."),
+        why.as_str().unwrap().contains("PLAYER [CELL...] [=LETTER]"),
         "{why}"
     );
     assert_eq!(s.handle(&json!(["move", "C", "a1", "a2"])), json!(false));
@@ -176,16 +176,145 @@ fn played(pack: &str, picks: &[usize]) -> Session {
         if moves.is_empty() {
             break;
         }
-        let path = &moves[k % moves.len()];
-        let mut action = vec![s.handle(&json!(["turn"]))];
-        for rc in path.as_array().unwrap() {
-            action.extend(rc.as_array().unwrap().iter().cloned());
-        }
-        let mut items = vec![json!("move")];
-        items.extend(action);
-        assert_eq!(s.handle(&Value::Array(items)), json!(true));
+        let listed = &moves[k % moves.len()];
+        let turn = s.handle(&json!(["turn"]));
+        assert_eq!(s.handle(&move_action(&turn, listed)), json!(true));
     }
     s
+}
+
+/// The `move` action that plays a move as `moves` lists it: the pairs flattened, a choice
+/// (`"=Q"`) kept as it is.
+fn move_action(player: &Value, listed: &Value) -> Value {
+    let mut items = vec![json!("move"), player.clone()];
+    for item in listed.as_array().unwrap() {
+        match item.as_array() {
+            Some(rc) => items.extend(rc.iter().cloned()),
+            None => items.push(item.clone()),
+        }
+    }
+    Value::Array(items)
+}
+
+/// A session on a shipped pack that [`rules`] does not keep.
+fn other_session(pack: &str) -> Session {
+    let pack = ply_lang::load(common::root().join("rulesets").join(pack), &[]).unwrap();
+    let mut s = Session::new(pack.rules);
+    assert_eq!(s.handle(&json!(["init"])), json!(true));
+    s
+}
+
+/// Plays whole games through the protocol, each move one that `moves` listed, until the game
+/// is over or `plies` are played: every one is accepted. Returns what was listed and played
+/// (placements, passes, choices).
+fn play_listed(s: &mut Session, seed: usize, plies: usize) -> (usize, usize, usize) {
+    let (mut placements, mut passes, mut choices) = (0, 0, 0);
+    for ply in 0..plies {
+        if !s.handle(&json!(["status"]))["to_move"].is_string() {
+            break;
+        }
+        let moves = s.handle(&json!(["moves"]));
+        let moves = moves.as_array().unwrap();
+        if moves.is_empty() {
+            break;
+        }
+        // Promotions first when there are some, so that games reach them.
+        let listed = moves
+            .iter()
+            .find(|m| m.as_array().unwrap().iter().any(Value::is_string))
+            .unwrap_or(&moves[(seed * 7919 + ply * 104_729) % moves.len()]);
+        let items = listed.as_array().unwrap();
+        match items.len() {
+            0 => passes += 1,
+            1 => placements += 1,
+            _ if items.iter().any(Value::is_string) => choices += 1,
+            _ => {}
+        }
+        let turn = s.handle(&json!(["turn"]));
+        let action = move_action(&turn, listed);
+        let before = s.handle(&json!(["position"]));
+        assert_eq!(
+            s.handle(&action),
+            json!(true),
+            "{action} at {before}: {:?}",
+            s.handle(&json!(["why"]))
+        );
+    }
+    (placements, passes, choices)
+}
+
+#[test]
+fn move_plays_the_placements_the_moves_list() {
+    let mut s = other_session("connect_four.toml");
+    let (placements, _, _) = play_listed(&mut s, 1, 42);
+    assert!(placements >= 7, "{placements}");
+    // A placement is one cell; the discs fall to the lowest empty cell of the column.
+    let mut s = other_session("connect_four.toml");
+    let first = s.handle(&json!(["moves"]))[0].clone();
+    assert_eq!(first.as_array().unwrap().len(), 1, "{first}");
+    assert_eq!(s.handle(&move_action(&json!("RED"), &first)), json!(true));
+    assert_eq!(s.handle(&json!(["move", "YELLOW", "a6"])), json!(false));
+    assert!(s.handle(&json!(["why"])).is_string());
+}
+
+#[test]
+fn move_plays_the_placements_and_passes_the_moves_list() {
+    let (mut placements, mut passes) = (0, 0);
+    for seed in 0..6 {
+        let mut s = other_session("othello.toml");
+        let (pl, pa, _) = play_listed(&mut s, seed, 80);
+        placements += pl;
+        passes += pa;
+    }
+    assert!(placements > 100, "{placements}");
+    assert!(passes > 0, "no game passed");
+    // A pass is the move with no cell: refused while a placement is possible.
+    let mut s = other_session("othello.toml");
+    assert_eq!(s.handle(&json!(["move", "BLACK"])), json!(false));
+    let why = s.handle(&json!(["why"]));
+    assert!(why.as_str().unwrap().contains("pass"), "{why}");
+}
+
+#[test]
+fn move_plays_the_promotions_the_moves_list() {
+    let mut s = other_session("chess.toml");
+    assert_eq!(
+        s.handle(&json!(["load", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"])),
+        json!(true)
+    );
+    let moves = s.handle(&json!(["moves"]));
+    for letter in ["=Q", "=R", "=B", "=N"] {
+        assert!(
+            moves
+                .as_array()
+                .unwrap()
+                .contains(&json!([[1, 0], [0, 0], letter])),
+            "{moves}"
+        );
+    }
+    // Without the choice: refused, and why says how to give it.
+    assert_eq!(
+        s.handle(&json!(["move", "White", "a7", "a8"])),
+        json!(false)
+    );
+    let why = s.handle(&json!(["why"]));
+    assert!(why.as_str().unwrap().contains("=Q"), "{why}");
+    assert_eq!(
+        s.handle(&json!(["move", "White", "a7", "a8", "=X"])),
+        json!(false)
+    );
+    assert_eq!(
+        s.handle(&json!(["move", "White", "a7", "a8", "=n"])),
+        json!(true)
+    );
+    assert_eq!(s.handle(&json!(["piece", "a8"])), json!("WN"));
+    // Whole games through the protocol, past their promotions.
+    let mut promoted = 0;
+    for seed in 0..4 {
+        let mut s = other_session("chess.toml");
+        promoted += play_listed(&mut s, seed, 400).2;
+    }
+    assert!(promoted > 0, "no game promoted");
 }
 
 proptest! {

@@ -278,6 +278,10 @@ pub enum PlaceErrorKind {
     Forbidden(RuleId),
     /// The game has no such kind of piece.
     NoSuchKind(KindId),
+    /// The player already has as many pieces of the kind as it allows (`at_most`).
+    TooMany(Piece),
+    /// The cell is in the zone where the kind may never stand (`never_in`).
+    NeverIn(Piece, Cell),
 }
 
 /// A refused placement. Refusing a placement changes nothing.
@@ -337,6 +341,16 @@ impl fmt::Display for PlaceError {
             }
             PlaceErrorKind::NoSuchKind(k) => {
                 write!(f, "the game has no kind of piece number {}", k.index())
+            }
+            PlaceErrorKind::TooMany(p) | PlaceErrorKind::NeverIn(p, _) => {
+                let (cell, count) = match self.kind {
+                    PlaceErrorKind::NeverIn(_, c) => (c, 0),
+                    _ => (Cell(0), usize::MAX),
+                };
+                match self.rules.core().may_stand(p, cell, count) {
+                    Err(e) => write!(f, "{e}"),
+                    Ok(()) => write!(f, "{} may not stand there", self.rules.code(p)),
+                }
             }
         }
     }

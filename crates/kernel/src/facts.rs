@@ -61,6 +61,36 @@ pub(crate) struct KindInfo {
     pub(crate) letter: String,
     pub(crate) attrs: Vec<i64>,
     pub(crate) tags: u64,
+    pub(crate) at_most: Option<u16>,
+    pub(crate) never_in: Option<usize>,
+}
+
+/// A piece that a position read or set up may not have, by what its pack says of its kind
+/// (`at_most`, `never_in`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StandingError {
+    /// More pieces of a kind for one player than the kind allows.
+    #[error("{player} has more than {most} {kind} (at most {most} per player)")]
+    TooMany {
+        /// The player's name.
+        player: String,
+        /// The kind's name.
+        kind: String,
+        /// The most the kind allows.
+        most: u16,
+    },
+    /// A piece on a cell of the zone where its kind may never stand.
+    #[error("{code} on {cell}: a {kind} may never stand in zone `{zone}`")]
+    NeverIn {
+        /// The piece's code.
+        code: String,
+        /// The kind's name.
+        kind: String,
+        /// The cell.
+        cell: String,
+        /// The zone's name.
+        zone: String,
+    },
 }
 
 impl Core {
@@ -117,6 +147,46 @@ impl Core {
             .iter()
             .position(|k| k.name == name)
             .map(|i| KindId(i as u8))
+    }
+
+    /// At most how many pieces of a kind each player may have on the board (`None`: any).
+    pub fn at_most(&self, k: KindId) -> Option<u16> {
+        self.kinds.get(k.index()).and_then(|k| k.at_most)
+    }
+
+    /// The zone (by index) where a kind may never stand, if its pack names one.
+    pub fn never_in(&self, k: KindId) -> Option<usize> {
+        self.kinds.get(k.index()).and_then(|k| k.never_in)
+    }
+
+    /// Whether `piece` may stand on `cell` as the `count`-th piece of its kind and owner (1
+    /// for the first) in a position read or set up: not in its kind's `never_in` zone, not
+    /// more than its `at_most`.
+    pub fn may_stand(&self, piece: Piece, cell: Cell, count: usize) -> Result<(), StandingError> {
+        let k = piece.kind();
+        if let Some(most) = self.at_most(k)
+            && count > most as usize
+        {
+            return Err(StandingError::TooMany {
+                player: self.player_name(piece.owner()).to_string(),
+                kind: self.kind_name(k).to_string(),
+                most,
+            });
+        }
+        if let Some(zone) = self.never_in(k)
+            && self.in_zone(cell, zone, Some(piece.owner()))
+        {
+            return Err(StandingError::NeverIn {
+                code: self.code(piece).to_string(),
+                kind: self.kind_name(k).to_string(),
+                cell: self.geometry.name(cell).to_string(),
+                zone: self
+                    .zone_specs
+                    .get(zone)
+                    .map_or(String::new(), |z| z.name.clone()),
+            });
+        }
+        Ok(())
     }
 
     /// An attribute of a kind.

@@ -7,12 +7,14 @@
 //! the server take published test positions as they are.
 
 use crate::cell::{Cell, CellSet};
+use crate::constructs::between;
 use crate::notation::{PositionError, PositionErrorKind};
 use crate::piece::{Piece, Player};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::spec::FenSpec;
 use std::fmt::Write;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 fn bad(offset: usize, why: impl Into<String>) -> PositionError {
@@ -64,6 +66,196 @@ fn letter_of(fen: &FenSpec, p: Piece) -> char {
     }
 }
 
+/// Reads FEN's third field: each letter is the right of one player to one compound move,
+/// given at most once. The right is kept as the mover and the outermost partner beyond it in
+/// the move's direction being unmoved; both must stand on the line of the move, with the cells
+/// where the move puts them.
+fn read_rights(
+    rules: &Rules,
+    fen: &FenSpec,
+    pos: &mut Position,
+    rights: &str,
+    base: usize,
+) -> Result<(), PositionError> {
+    let g = rules.geometry();
+    let mut seen: Vec<char> = Vec::new();
+    for (i, c) in rights.char_indices() {
+        if seen.contains(&c) {
+            return Err(bad(
+                base + i,
+                format!("compound-move right `{c}` given twice"),
+            ));
+        }
+        seen.push(c);
+        let p = if c.is_ascii_uppercase() {
+            Player::FIRST
+        } else {
+            Player::SECOND
+        };
+        let Some(&(_, ci)) = fen
+            .compounds
+            .iter()
+            .find(|(l, _)| *l == c.to_ascii_uppercase())
+        else {
+            return Err(bad(
+                base + i,
+                format!("`{c}` is no compound-move letter of this game"),
+            ));
+        };
+        let comp = rules.compounds[ci];
+        let (mover, partner_code) = (comp.mover[p.slot()], comp.partner[p.slot()]);
+        let dir = comp.dir[p.slot()];
+        let without = |code: u8| {
+            bad(
+                base + i,
+                format!(
+                    "compound-move right `{c}` without its {}",
+                    rules.kind_name(Piece(code).kind())
+                ),
+            )
+        };
+        // Each mover of the kind, with the outermost partner beyond it; a mover on the line
+        // of the move first.
+        let mut found: Option<(Cell, Cell, bool)> = None;
+        for from in pos.state.occupied[p.slot()].iter() {
+            if pos.state.board[from.index()] != mover {
+                continue;
+            }
+            let mut partner = None;
+            let mut cur = from;
+            while let Some(next) = g.neighbour(cur, dir) {
+                if pos.state.board[next.index()] == partner_code {
+                    partner = Some(next);
+                }
+                cur = next;
+            }
+            let Some(partner) = partner else { continue };
+            // The line through the mover along the direction, both ways.
+            let mut line = CellSet::EMPTY;
+            line.insert(from);
+            for d in [dir, dir.opposite()] {
+                let mut cur = from;
+                while let Some(next) = g.neighbour(cur, d) {
+                    line.insert(next);
+                    cur = next;
+                }
+            }
+            let on_line =
+                line.contains(comp.mover_to[p.slot()]) && line.contains(comp.partner_to[p.slot()]);
+            if found.is_none_or(|(_, _, ok)| !ok) {
+                found = Some((from, partner, on_line));
+            }
+        }
+        match found {
+            None if !pos.state.occupied[p.slot()]
+                .iter()
+                .any(|c| pos.state.board[c.index()] == mover) =>
+            {
+                return Err(without(mover));
+            }
+            None => return Err(without(partner_code)),
+            Some((from, partner, false)) => {
+                return Err(bad(
+                    base + i,
+                    format!(
+                        "compound-move right `{c}`: the {} on {} and the {} on {} are not on the line of the move, which ends on {} and {}",
+                        rules.kind_name(Piece(mover).kind()),
+                        g.name(from),
+                        rules.kind_name(Piece(partner_code).kind()),
+                        g.name(partner),
+                        g.name(comp.mover_to[p.slot()]),
+                        g.name(comp.partner_to[p.slot()]),
+                    ),
+                ));
+            }
+            Some((from, partner, true)) => {
+                pos.state.set_unmoved(rules, from);
+                pos.state.set_unmoved(rules, partner);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads FEN's fourth field, the cell a piece of `mover` has just passed: some pattern that
+/// leaves its passed cells open (`leaves ghost`) must have brought a piece now on the board
+/// there, from an empty cell, over this one, by a legal move of the position before (the
+/// pattern's own condition included). The cells open to capture are then all the cells that
+/// move passed, as after the move itself.
+fn read_passed(
+    rules: &Rules,
+    pos: &mut Position,
+    text: &str,
+    at: usize,
+    mover: Player,
+) -> Result<(), PositionError> {
+    let g = rules.geometry();
+    let cell = g
+        .parse_cell(text)
+        .ok_or_else(|| bad(at, format!("`{text}` is not a cell of this board")))?;
+    let never = || bad(at, format!("no piece can just have passed {text}"));
+    if pos.state.board[cell.index()] != 0 {
+        return Err(never());
+    }
+    let leaves: Vec<_> = rules
+        .moves
+        .iter()
+        .filter(|m| m.leaves_ghost)
+        .map(|m| m.kind)
+        .collect();
+    let mut found: Option<(Cell, CellSet)> = None;
+    for victim in pos.state.occupied[mover.slot()].iter() {
+        let code = pos.state.board[victim.index()];
+        if !leaves.contains(&Piece(code).kind()) {
+            continue;
+        }
+        for origin in g.cells().iter() {
+            if pos.state.board[origin.index()] != 0 {
+                continue;
+            }
+            let passed = between(g, origin, victim);
+            if !passed.contains(&cell) {
+                continue;
+            }
+            // The position before: the piece back on its origin, its side to move.
+            let mut before = pos.clone();
+            before.state.take(rules, victim);
+            before.state.put(rules, Piece(code), origin);
+            before.state.set_side(rules, mover);
+            before.state.recount(rules);
+            let made = before.state.generate(rules, mover, |m| {
+                if m.from() == origin
+                    && m.to() == victim
+                    && !m.is_pass()
+                    && !m.is_placement()
+                    && rules.moves[m.rule() as usize].leaves_ghost
+                {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            if !matches!(made, Ok(ControlFlow::Break(()))) {
+                continue;
+            }
+            let mut cells = CellSet::EMPTY;
+            for c in passed {
+                cells.insert(c);
+            }
+            if found.is_some_and(|(v, c)| (v, c) != (victim, cells)) {
+                return Err(bad(
+                    at,
+                    format!("more than one piece can just have passed {text}"),
+                ));
+            }
+            found = Some((victim, cells));
+        }
+    }
+    let (victim, cells) = found.ok_or_else(never)?;
+    pos.state.set_ghost(rules, cells, victim);
+    Ok(())
+}
+
 impl Position {
     /// Reads a FEN. The rules must declare a FEN mapping (`[fen]` in a pack).
     pub fn from_fen(rules: Arc<Rules>, text: &str) -> Result<Position, PositionError> {
@@ -89,7 +281,7 @@ impl Position {
         }
         let mut at = 0;
         for (row, rank) in ranks.iter().enumerate() {
-            let mut col = 0;
+            let mut col: usize = 0;
             let mut chars = rank.char_indices().peekable();
             while let Some((i, c)) = chars.next() {
                 if c.is_ascii_digit() {
@@ -97,13 +289,18 @@ impl Position {
                     while let Some(&(_, d)) = chars.peek()
                         && d.is_ascii_digit()
                     {
-                        n = n * 10 + d.to_digit(10).unwrap_or(0) as usize;
+                        // Checked: a run longer than any rank is refused below, however
+                        // many digits it has.
+                        n = n
+                            .checked_mul(10)
+                            .and_then(|n| n.checked_add(d.to_digit(10).unwrap_or(0) as usize))
+                            .unwrap_or(usize::MAX);
                         chars.next();
                     }
                     if n == 0 {
                         return Err(bad(at + i, "a run of empty cells must be at least 1"));
                     }
-                    col += n;
+                    col = col.saturating_add(n);
                 } else {
                     let Some(piece) = piece_of(&fen, c) else {
                         return Err(bad(
@@ -116,6 +313,14 @@ impl Position {
                         return Err(bad(at + i, "a piece off the board"));
                     };
                     pos.state.put(&rules, piece, cell);
+                    let count = pos.state.counts[piece.code()] as usize;
+                    rules
+                        .core()
+                        .may_stand(piece, cell, count)
+                        .map_err(|e| PositionError {
+                            offset: at + i,
+                            kind: PositionErrorKind::Standing(e),
+                        })?;
                     col += 1;
                 }
                 if col > g.cols() {
@@ -177,88 +382,11 @@ impl Position {
                 ),
             ));
         }
-        // Castling rights: the mover and the outermost partner in the direction are unmoved.
         if let Some(rights) = fields.get(2).filter(|f| **f != "-") {
-            let base = offset_of(rights);
-            for (i, c) in rights.char_indices() {
-                let p = if c.is_ascii_uppercase() {
-                    Player::FIRST
-                } else {
-                    Player::SECOND
-                };
-                let Some(&(_, ci)) = fen
-                    .compounds
-                    .iter()
-                    .find(|(l, _)| *l == c.to_ascii_uppercase())
-                else {
-                    return Err(bad(
-                        base + i,
-                        format!("`{c}` is no compound-move letter of this game"),
-                    ));
-                };
-                let comp = rules.compounds[ci];
-                let mover = comp.mover[p.slot()];
-                let Some(from) = pos.state.occupied[p.slot()]
-                    .iter()
-                    .find(|c| pos.state.board[c.index()] == mover)
-                else {
-                    return Err(bad(
-                        base + i,
-                        format!(
-                            "compound-move right `{c}` without its {}",
-                            rules.kind_name(Piece(mover).kind())
-                        ),
-                    ));
-                };
-                let mut partner = None;
-                let mut cur = from;
-                while let Some(next) = g.neighbour(cur, comp.dir[p.slot()]) {
-                    if pos.state.board[next.index()] == comp.partner[p.slot()] {
-                        partner = Some(next);
-                    }
-                    cur = next;
-                }
-                let Some(partner) = partner else {
-                    return Err(bad(
-                        base + i,
-                        format!(
-                            "compound-move right `{c}` without its {}",
-                            rules.kind_name(Piece(comp.partner[p.slot()]).kind())
-                        ),
-                    ));
-                };
-                pos.state.set_unmoved(&rules, from);
-                pos.state.set_unmoved(&rules, partner);
-            }
+            read_rights(&rules, &fen, &mut pos, rights, offset_of(rights))?;
         }
-        // The cell just passed: the piece that passed it stands next to it, the cell it came
-        // from on the other side is empty.
         if let Some(ep) = fields.get(3).filter(|f| **f != "-") {
-            let at = offset_of(ep);
-            let cell = g
-                .parse_cell(ep)
-                .ok_or_else(|| bad(at, format!("`{ep}` is not a cell of this board")))?;
-            let mover = side.other();
-            let victim = crate::geometry::Dir::ALL.into_iter().find_map(|d| {
-                let v = g.neighbour(cell, d)?;
-                let back = g.neighbour(cell, d.opposite())?;
-                let code = pos.state.board[v.index()];
-                let leaves = rules.moves.iter().any(|m| {
-                    m.leaves_ghost && Some(m.kind) == Piece::from_code(code).map(|p| p.kind())
-                });
-                (code != 0
-                    && Piece(code).owner() == mover
-                    && leaves
-                    && pos.state.board[back.index()] == 0
-                    && pos.state.board[cell.index()] == 0)
-                    .then_some(v)
-            });
-            let Some(victim) = victim else {
-                return Err(bad(at, format!("no piece can just have passed {ep}")));
-            };
-            let mut cells = CellSet::EMPTY;
-            cells.insert(cell);
-            pos.state.set_ghost(&rules, cells, victim);
+            read_passed(&rules, &mut pos, ep, offset_of(ep), side.other())?;
         }
         if let Some(n) = fields.get(4) {
             let idle: u16 = n

@@ -142,6 +142,16 @@ impl Game {
         if piece.kind().index() >= rules.core().kind_count() {
             return refuse(PlaceErrorKind::NoSuchKind(piece.kind()));
         }
+        let count = self.position.count(piece.owner(), Some(piece.kind())) + 1;
+        match rules.core().may_stand(piece, cell, count) {
+            Err(crate::StandingError::TooMany { .. }) => {
+                return refuse(PlaceErrorKind::TooMany(piece));
+            }
+            Err(crate::StandingError::NeverIn { .. }) => {
+                return refuse(PlaceErrorKind::NeverIn(piece, cell));
+            }
+            Ok(()) => {}
+        }
         let env = PlayEnv::new(
             &rules,
             &self.position.state,

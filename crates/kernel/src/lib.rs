@@ -54,6 +54,8 @@
 //!     supply: None,
 //!     royal: false,
 //!     resets_idle: false,
+//!     at_most: None,
+//!     never_in: None,
 //! };
 //! let player = |n: &str| PlayerSpec { name: n.into(), symbol: n.into() };
 //! let kind = KindId::new(0).unwrap();
@@ -119,7 +121,7 @@ mod verdict;
 pub use cell::{Cell, CellSet, MAX_CELLS, MAX_COLS, MAX_ROWS};
 pub use error::{MoveError, MoveErrorKind, PlaceError, PlaceErrorKind};
 pub use expr::MAX_EXPR_DEPTH;
-pub use facts::Core;
+pub use facts::{Core, StandingError};
 pub use forms::MoveForms;
 pub use game::Game;
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};

@@ -250,6 +250,14 @@ impl Move {
         }
     }
 
+    /// Whether the move changes no cell but its origin, its destination and the cell of its
+    /// second part, and its piece arrives unchosen: no hops, no piece taken in passing, no
+    /// partner, no choice of promotion.
+    #[inline(always)]
+    pub(crate) fn changes_only_its_cells(&self) -> bool {
+        self.meta & (HOPS_MASK << HOPS_SHIFT | GHOST | COMPOUND | CHOICE) == 0
+    }
+
     /// The cell of the piece this move takes because it has just passed the destination.
     #[inline]
     pub(crate) fn ghost_victim(&self) -> Option<Cell> {

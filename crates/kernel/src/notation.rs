@@ -28,6 +28,9 @@ use std::sync::Arc;
 /// top, as the string writes them.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionErrorKind {
+    /// A piece its pack says may not be there (`at_most`, `never_in`).
+    #[error("{0}")]
+    Standing(crate::StandingError),
     /// A row has too few cells before the next `/`.
     #[error("row {row} has {cells} cells, not {cols}")]
     ShortRow {
@@ -291,7 +294,7 @@ impl Position {
                     Ok(n) if n > 0 => n,
                     _ => return Err(err(start, PositionErrorKind::BadRun(run.to_string()))),
                 };
-                col += n;
+                col = col.saturating_add(n);
                 if col > g.cols() {
                     return Err(err(
                         start,
@@ -327,6 +330,9 @@ impl Position {
                     return Err(err(i, PositionErrorKind::OnAHole(code.to_string())));
                 }
                 state.put(&rules, *piece, cell);
+                let count = state.counts[piece.code()] as usize;
+                core.may_stand(*piece, cell, count)
+                    .map_err(|e| err(i, PositionErrorKind::Standing(e)))?;
                 col += 1;
                 i += code.len();
             }

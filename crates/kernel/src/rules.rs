@@ -44,7 +44,7 @@ pub struct Rules {
     /// By `piece code * stride + destination`: the first end rule decided by the arrival of
     /// that piece there, or `NONE`.
     pub(crate) arrive_first: Box<CodeTable<u8>>,
-    /// The end rules not decided by arrival (counts, interpreted ones), in order, before the
+    /// The end rules not decided by arrival (counts, interpreted ones), in order, without the
     /// deferred ones.
     pub(crate) eager: Vec<Eager>,
     /// By piece code, then cell.

@@ -126,6 +126,12 @@ pub struct KindSpec {
     pub royal: bool,
     /// Whether a move of this kind is irreversible: it resets the idle clock, as a capture does.
     pub resets_idle: bool,
+    /// At most this many pieces of the kind per player on the board, in every position read
+    /// or set up (`None`: any number).
+    pub at_most: Option<u16>,
+    /// A zone (by index) where no piece of the kind may ever stand, in every position read or
+    /// set up (for an owned zone, its owner's part).
+    pub never_in: Option<usize>,
 }
 
 /// What an effect does to the pieces around a moved or placed piece.

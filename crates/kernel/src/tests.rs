@@ -65,6 +65,8 @@ fn kind(name: &str, letter: &str, rank: i64, moves: Vec<MoveSpec>) -> KindSpec {
         supply: None,
         royal: false,
         resets_idle: false,
+        at_most: None,
+        never_in: None,
     }
 }
 
@@ -687,6 +689,12 @@ fn a_bad_position_string_says_where_and_what_as_data() {
         "{e}"
     );
     assert_eq!(kind("6/6/6/6/6/0 A").kind, K::BadRun("0".into()));
+    // A run after a piece that would wrap past the end of the numbers is too wide, not a
+    // panic or a short run.
+    assert!(matches!(
+        kind("6/AT18446744073709551615/6/6/6/6 A").kind,
+        K::WideRow { row: 2, cols: 6 }
+    ));
     assert!(matches!(kind("6/XX4/6/6/6/6 A").kind, K::NotACode { .. }));
     assert_eq!(
         kind("6/6/6/6/6/6 A turbo").kind,

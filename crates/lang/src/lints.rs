@@ -59,6 +59,7 @@ pub(crate) fn unused(u: &Uses<'_>) -> Vec<Diagnostic> {
                 .iter()
                 .filter_map(|k| k.promotion.as_ref().map(|p| p.zone)),
         )
+        .chain(u.kinds.iter().filter_map(|k| k.never_in))
         .collect();
     for (i, z) in u.zones.iter().enumerate() {
         if !used.contains(&format!("zone:{}", z.name)) && !jump_zones.contains(&i) {

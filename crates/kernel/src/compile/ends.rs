@@ -12,16 +12,11 @@ impl Compiler<'_> {
     pub(super) fn ends(&mut self) -> (Vec<CompiledEnd>, Option<usize>) {
         let mut out = Vec::new();
         let n = self.spec.end.len();
-        // A `no_moves(opponent)` rule may be deferred if every rule after it may be too.
-        let deferrable = |e: &EndSpec| deferred_part(&e.when).is_some();
-        let mut first_deferred = n;
-        // With passing, a player's move list is never empty: nothing can wait for that.
-        while !self.spec.pass
-            && first_deferred > 0
-            && deferrable(&self.spec.end[first_deferred - 1])
-        {
-            first_deferred -= 1;
-        }
+        // A `no_moves(opponent)` rule is deferred wherever it stands: a later rule that fires
+        // asks it first (`State::decide`). With passing, a player's move list is never empty:
+        // nothing can wait for that.
+        let deferrable = |e: &EndSpec| !self.spec.pass && deferred_part(&e.when).is_some();
+        let first_deferred = self.spec.end.iter().position(deferrable).unwrap_or(n);
         for (i, e) in self.spec.end.iter().enumerate() {
             let mut result = [Outcome::Draw; PLAYERS];
             let mut winner = None;
@@ -48,7 +43,7 @@ impl Compiler<'_> {
                     }
                 }
             }
-            let check = if i >= first_deferred {
+            let check = if deferrable(e) {
                 EndCheck::Deferred(deferred_part(&e.when).flatten())
             } else {
                 self.end_check(i, &e.when)

@@ -138,7 +138,8 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                     }
                 }
             }
-            EndCheck::Deferred(_) => break,
+            // Decided when the move list is empty (or before a later rule that fires).
+            EndCheck::Deferred(_) => {}
             EndCheck::Line(dirs, op, n) => eager.push(Eager {
                 index: i as u8,
                 test: EagerTest::Line(*dirs, *op, *n),
@@ -532,6 +533,8 @@ fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
             name: k.name.clone(),
             letter: k.letter.clone(),
             attrs: k.attrs.clone(),
+            at_most: k.at_most,
+            never_in: k.never_in,
             tags: k
                 .tags
                 .iter()
@@ -782,6 +785,8 @@ impl Compiler<'_> {
     fn check_setup(&mut self) {
         let g = &self.core.geometry;
         let mut seen = CellSet::EMPTY;
+        // Each piece counted as it comes, for the kinds' `at_most`.
+        let mut counts = vec![0usize; crate::piece::PIECE_CODES];
         for (i, (piece, cell)) in self.spec.setup.iter().enumerate() {
             if piece.kind().index() >= self.core.kind_count() || piece.owner().index() >= PLAYERS {
                 self.error(Site::Setup(i), "unknown piece");
@@ -798,6 +803,10 @@ impl Compiler<'_> {
                 );
             }
             seen.insert(*cell);
+            counts[piece.code()] += 1;
+            if let Err(e) = self.core.may_stand(*piece, *cell, counts[piece.code()]) {
+                self.error(Site::Setup(i), e.to_string());
+            }
             let env = StaticEnv {
                 mover: Some(Value::Piece(*piece, *cell)),
                 to: Some(*cell),

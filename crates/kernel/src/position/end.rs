@@ -27,7 +27,8 @@ impl State {
         let about_the_move = Deps(Deps::MOVER.0 | Deps::FROM.0 | Deps::TO.0);
         for (i, e) in rules.end.iter().enumerate() {
             let fired = match &e.check {
-                EndCheck::Deferred(_) => break,
+                // Decided when the move list is empty, or by `decide` before a later rule.
+                EndCheck::Deferred(_) => false,
                 EndCheck::Arrive(sets) => self.occupied[mover.slot()]
                     .iter()
                     .any(|c| sets[self.board[c.index()] as usize].contains(c)),
@@ -53,10 +54,46 @@ impl State {
                 }
             };
             if fired {
-                return Some(self.result_of(rules, i, mover));
+                return Some(self.decide(rules, i, mover));
             }
         }
         None
+    }
+
+    /// The outcome when end rule `fired` holds after a move of `mover`: its result, unless a
+    /// "no legal move" rule written before it holds too (the next player has no move and its
+    /// condition holds), which comes first. Such rules are decided only when the move list is
+    /// empty ([`State::deferred_result`]); a rule after them that fires asks here, so that the
+    /// order of the rules decides as written (a checkmate on the move that also reaches an
+    /// idle limit is a checkmate).
+    #[cold]
+    pub(super) fn decide(&self, rules: &Rules, fired: usize, mover: Player) -> Outcome {
+        if let Some(first) = rules.deferred
+            && first < fired
+            && !self.has_move(rules, self.side)
+            && let Some(i) = self.first_deferred(rules, first..fired)
+        {
+            return self.result_of(rules, i, mover);
+        }
+        self.result_of(rules, fired, mover)
+    }
+
+    /// The first deferred end rule among `range` whose condition holds, the side to move
+    /// having no move.
+    fn first_deferred(&self, rules: &Rules, range: std::ops::Range<usize>) -> Option<usize> {
+        let mover = self.side.other();
+        range.into_iter().find(|&i| match &rules.end[i].check {
+            EndCheck::Deferred(None) => true,
+            EndCheck::Deferred(Some(cond)) => {
+                let bound = StaticEnv {
+                    player: Some(mover),
+                    ..StaticEnv::default()
+                };
+                cond.test(&rules.core, &PlayEnv::new(rules, self, bound))
+                    .unwrap_or(false)
+            }
+            _ => false,
+        })
     }
 
     /// The end rules after `piece` of `mover` went from `from` to `to`: the first that holds
@@ -73,7 +110,7 @@ impl State {
         let arrive = rules.arrive_first[piece.code()][to.index()];
         if P::LEAN || rules.counts_only {
             let first = arrive.min(self.count_end[mover.slot()]);
-            return (first != NONE).then(|| rules.end[first as usize].result[mover.slot()]);
+            return (first != NONE).then(|| self.decide(rules, first as usize, mover));
         }
         self.eager_end(rules, Some(piece), from, to, mover, arrive, true)
     }
@@ -125,10 +162,10 @@ impl State {
                 }
             };
             if fired {
-                return Some(self.result_of(rules, e.index as usize, mover));
+                return Some(self.decide(rules, e.index as usize, mover));
             }
         }
-        (arrive != NONE).then(|| self.result_of(rules, arrive as usize, mover))
+        (arrive != NONE).then(|| self.decide(rules, arrive as usize, mover))
     }
 
     /// `line(cell, dirs)` on this board.
@@ -177,26 +214,9 @@ impl State {
     /// The result of the first deferred end rule whose condition holds, the side to move
     /// having no move; `None` when none holds.
     pub(crate) fn deferred_result(&self, rules: &Rules) -> Option<Outcome> {
-        let mover = self.side.other();
         let first = rules.deferred?;
-        for i in first..rules.end.len() {
-            let holds = match &rules.end[i].check {
-                EndCheck::Deferred(None) => true,
-                EndCheck::Deferred(Some(cond)) => {
-                    let bound = StaticEnv {
-                        player: Some(mover),
-                        ..StaticEnv::default()
-                    };
-                    cond.test(&rules.core, &PlayEnv::new(rules, self, bound))
-                        .unwrap_or(false)
-                }
-                _ => false,
-            };
-            if holds {
-                return Some(self.result_of(rules, i, mover));
-            }
-        }
-        None
+        let i = self.first_deferred(rules, first..rules.end.len())?;
+        Some(self.result_of(rules, i, self.side.other()))
     }
 }
 

@@ -53,6 +53,7 @@ impl State {
             inner: f,
             any: false,
             captures_only: rules.must_capture,
+            judge: rules.must_change || rules.royal[side.slot()] != 0,
             safety: Some(self.safety(rules, side)),
             side,
         };
@@ -76,7 +77,7 @@ impl State {
             && let Some(r) = rules.pass_rule
         {
             let pass = Move::pass(r);
-            if judged.admits(pass) {
+            if !judged.judge || judged.admits(pass) {
                 judged.inner.push(pass)?;
             }
         }
@@ -125,7 +126,7 @@ impl State {
                     "a place formula disagrees with its expression"
                 );
                 if let Ok(mv) = verdict {
-                    judged.push(mv)?;
+                    judged.pass_on(mv)?;
                 }
             }
             // The cells the formula left out are refused by the expression too.
@@ -364,6 +365,7 @@ impl State {
     /// the move, and the first effect that must change a piece and changed none (for a
     /// pass, none). [`State::make_general`] and the reference definition of legality
     /// (`legal.rs`) both make moves with it.
+    #[inline(always)]
     pub(crate) fn apply_general(
         &mut self,
         rules: &Rules,
@@ -567,6 +569,9 @@ pub(crate) struct Judged<'a, 'b, B> {
     any: bool,
     /// Only captures are passed on (capturing is mandatory, and none was found yet).
     captures_only: bool,
+    /// Some own condition is to be tested: an effect must change a piece, or the side has a
+    /// royal kind.
+    judge: bool,
     /// How royal safety is decided; `None` for the pseudo-legal moves, passed on unjudged.
     safety: Option<super::legal::Safety>,
     side: Player,
@@ -586,12 +591,14 @@ impl<'a, 'b, B> Judged<'a, 'b, B> {
             inner,
             any: false,
             captures_only: false,
+            judge: false,
             safety: None,
             side,
         }
     }
 
     /// Whether `m` is passed on.
+    #[inline(always)]
     fn admits(&self, m: Move) -> bool {
         match &self.safety {
             None => true,
@@ -599,8 +606,9 @@ impl<'a, 'b, B> Judged<'a, 'b, B> {
         }
     }
 
-    fn pass_on(&mut self, m: Move) -> ControlFlow<B> {
-        if self.admits(m) {
+    #[inline(always)]
+    pub(super) fn pass_on(&mut self, m: Move) -> ControlFlow<B> {
+        if !self.judge || self.admits(m) {
             self.any = true;
             self.inner.push(m)?;
         }
@@ -609,11 +617,13 @@ impl<'a, 'b, B> Judged<'a, 'b, B> {
 }
 
 impl<B> Emit<B> for Judged<'_, '_, B> {
+    #[inline]
     fn push(&mut self, m: Move) -> ControlFlow<B> {
         if self.captures_only && !m.is_capture() {
             return ControlFlow::Continue(());
         }
-        if !m.is_placement()
+        if !self.rules.choices.is_empty()
+            && !m.is_placement()
             && !m.is_pass()
             && let Some(choice) = self
                 .rules

@@ -72,7 +72,7 @@ impl State {
 
     /// The admission of pseudo-legal `m` of `side` by generation: the first own condition
     /// it fails, by the fastest test that decides it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn admit(
         &self,
         rules: &Rules,
@@ -97,13 +97,9 @@ impl State {
     /// Whether [`State::unchanged_effect`] decides `m` exactly: one effect, and a move that
     /// changes only its origin, its destination (with the piece that moved, unpromoted) and
     /// the cell of its second part.
+    #[inline(always)]
     fn effect_test_exact(rules: &Rules, m: Move) -> bool {
-        rules.effects.len() == 1
-            && m.hops() == 0
-            && rules.promote.is_empty()
-            && m.choice_code().is_none()
-            && m.ghost_victim().is_none()
-            && m.compound_partner().is_none()
+        rules.effects.len() == 1 && rules.promote.is_empty() && m.changes_only_its_cells()
     }
 
     /// The reference admission of pseudo-legal `m` of `side`: makes it on a copy of this

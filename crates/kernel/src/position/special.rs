@@ -86,13 +86,17 @@ impl State {
         let from = m.from();
         let pc = self.board[from.index()];
         let royal_moves = pc == royal_code;
-        let after = m.choice_code().unwrap_or_else(|| {
-            rules
-                .promote
-                .get(pc as usize * rules.stride + m.to().index())
-                .copied()
-                .unwrap_or(pc)
-        });
+        let after = if royal_moves || m.choice_code().is_some() || !rules.promote.is_empty() {
+            m.choice_code().unwrap_or_else(|| {
+                rules
+                    .promote
+                    .get(pc as usize * rules.stride + m.to().index())
+                    .copied()
+                    .unwrap_or(pc)
+            })
+        } else {
+            pc
+        };
         if (after == royal_code) != royal_moves {
             return None;
         }

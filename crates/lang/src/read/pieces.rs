@@ -37,6 +37,8 @@ impl Reader<'_> {
                 "supply",
                 "royal",
                 "resets_idle",
+                "at_most",
+                "never_in",
             ];
             allowed.extend(attributes.iter().map(String::as_str));
             let before = self.diags.len();
@@ -100,6 +102,20 @@ impl Reader<'_> {
                 },
                 None => None,
             };
+            let at_most = match t.get("at_most") {
+                Some(n) => match self.int(n, "`at_most`") {
+                    Some(v) if (0..=u16::MAX as i64).contains(&v) => Some(v as u16),
+                    Some(v) => {
+                        self.err(
+                            n.loc,
+                            format!("`at_most` is how many pieces of the kind each player may have on the board: 0 to {}, not {v}", u16::MAX),
+                        );
+                        None
+                    }
+                    None => None,
+                },
+                None => None,
+            };
             let royal = self.flag(t, "royal");
             let resets_idle = self.flag(t, "resets_idle");
             kinds.push(KindSpec {
@@ -112,6 +128,8 @@ impl Reader<'_> {
                 supply,
                 royal,
                 resets_idle,
+                at_most,
+                never_in: None,
             });
         }
 
@@ -160,7 +178,56 @@ impl Reader<'_> {
             {
                 kinds[ki].promotion = self.promotion(kname, p, kinds, world);
             }
+            if let Some(n) = t.get("never_in")
+                && ki < kinds.len()
+                && let Some(name) = self.str(n, "`never_in` (a zone)")
+            {
+                match world.zones.iter().position(|z| z.0 == name) {
+                    Some(zone) => kinds[ki].never_in = Some(zone),
+                    None => self.diags.push(
+                        Diagnostic::error(Some(n.loc), format!("unknown zone `{name}`"))
+                            .suggest(name, world.zones.iter().map(|z| z.0.as_str())),
+                    ),
+                }
+            }
             self.locs.moves.push(locs);
+        }
+        self.check_at_most(pieces_t, kinds);
+    }
+
+    /// A kind with `at_most` that play can add pieces of (by promotion or placement) could
+    /// exceed it: refused where `at_most` is written.
+    fn check_at_most(&mut self, pieces_t: &Table, kinds: &[KindSpec]) {
+        for (ki, (kname, e)) in pieces_t.entries.iter().enumerate() {
+            let (Value::Table(t), Some(kind)) = (&e.node.value, kinds.get(ki)) else {
+                continue;
+            };
+            let (Some(n), Some(most)) = (t.get("at_most"), kind.at_most) else {
+                continue;
+            };
+            let id = KindId::new(ki);
+            let promoted_from = kinds.iter().find(|k| {
+                k.promotion
+                    .as_ref()
+                    .is_some_and(|p| Some(p.to) == id || p.choices.iter().any(|c| Some(*c) == id))
+            });
+            let placed = kind.moves.iter().any(|m| m.pattern == Pattern::Place)
+                || kinds.iter().any(|k| {
+                    k.moves
+                        .iter()
+                        .any(|m| m.then.as_ref().is_some_and(|t| Some(t.kind) == id))
+                });
+            let how = match (promoted_from, placed) {
+                (Some(k), _) => format!("a {} promotes to it", k.name),
+                (None, true) => "pieces of it are placed".to_string(),
+                (None, false) => continue,
+            };
+            self.err(
+                n.loc,
+                format!(
+                    "`at_most = {most}` on `{kname}`, but {how}: play could give a player more"
+                ),
+            );
         }
     }
 }
@@ -260,7 +327,7 @@ impl Reader<'_> {
                     .label(e.label.clone().unwrap_or(e.message));
                 match (e.help, e.label) {
                     (Some(h), _) => d = d.help(h),
-                    (None, None) => d = d.help("a pattern is `step DIRS`, `jump DIRS across ZONE [unless ...]` or `hop DIRS [over ...] [chain]`"),
+                    (None, None) => d = d.help(crate::patterns::pattern_help()),
                     (None, Some(_)) => {}
                 }
                 self.diags.push(d);
@@ -353,13 +420,28 @@ impl Reader<'_> {
             } => {
                 let max = match upto {
                     Some((n, span)) if !(1..=u8::MAX as i64).contains(n) => {
-                        self.diags.push(
-                            Diagnostic::error(
-                                Some(text.loc(*span)),
+                        let (message, help) = if *n < 1 {
+                            (
                                 format!("a slide goes at least one cell: `upto {n}` cannot be"),
+                                "write `upto 1` or more, or leave `upto` out for any distance"
+                                    .to_string(),
                             )
-                            .label("not a number of cells")
-                            .help("write `upto 1` or more, or leave `upto` out for any distance"),
+                        } else {
+                            (
+                                format!(
+                                    "a slide's `upto` is at most {}, the limit: `upto {n}` cannot be",
+                                    u8::MAX
+                                ),
+                                format!(
+                                    "write `upto {}` or less, or leave `upto` out for any distance",
+                                    u8::MAX
+                                ),
+                            )
+                        };
+                        self.diags.push(
+                            Diagnostic::error(Some(text.loc(*span)), message)
+                                .label("not a number of cells")
+                                .help(help),
                         );
                         return None;
                     }
