@@ -23,6 +23,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, broadcast};
+use tower_http::LatencyUnit;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
 
 /// The OpenAPI description of the API, as served at `GET /openapi.json`.
 pub const OPENAPI: &str = include_str!("../openapi.json");
@@ -61,6 +65,22 @@ pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
             refusal(Refusal::new(405, "this route does not take that method"))
         })
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        // One line a request, at `info`: its method and path (the span), status and latency.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .on_request(())
+                .on_response(
+                    DefaultOnResponse::new()
+                        .level(Level::INFO)
+                        .latency_unit(LatencyUnit::Millis),
+                )
+                .on_failure(()),
+        )
         .with_state(App {
             hub,
             max_body,

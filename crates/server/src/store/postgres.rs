@@ -60,7 +60,7 @@ async fn connect(
                 }
                 Some(Ok(_)) => {}
                 Some(Err(e)) => {
-                    eprintln!("error: the PostgreSQL connection failed: {e}");
+                    tracing::error!("the PostgreSQL connection failed: {e}");
                     break;
                 }
                 None => break,
@@ -285,7 +285,7 @@ impl Store for PostgresStore {
                 )
                 .await
             {
-                eprintln!("warning: PostgreSQL notification failed: {err}");
+                tracing::warn!("PostgreSQL notification failed: {err}");
             }
             Ok(Appended::Stored)
         })
