@@ -335,7 +335,7 @@ impl Hub {
             tokio::spawn(async move {
                 loop {
                     let change = match changes.recv().await {
-                        Ok(c) => Some(c),
+                        Ok(c) => c,
                         Err(broadcast::error::RecvError::Lagged(_)) => None,
                         Err(broadcast::error::RecvError::Closed) => break,
                     };

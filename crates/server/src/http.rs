@@ -31,6 +31,9 @@ use tracing::Level;
 /// The OpenAPI description of the API, as served at `GET /openapi.json`.
 pub const OPENAPI: &str = include_str!("../openapi.json");
 
+/// The seconds a 503 answer asks the client to wait (`Retry-After`).
+pub const RETRY_AFTER: &str = "1";
+
 #[derive(Clone)]
 struct App {
     hub: Arc<Hub>,
@@ -91,15 +94,24 @@ pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
 fn json_response(status: u16, body: &impl Serialize) -> Response {
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     match serde_json::to_vec(body) {
-        Ok(bytes) => (
-            code,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-            bytes,
-        )
-            .into_response(),
+        Ok(bytes) => {
+            let mut response = (
+                code,
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                bytes,
+            )
+                .into_response();
+            // 503: the store is away or busy for now; say when to try again.
+            if code == StatusCode::SERVICE_UNAVAILABLE {
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
+            }
+            response
+        }
         Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }
 }
