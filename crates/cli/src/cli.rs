@@ -122,6 +122,11 @@ where
 /// Runs the command line on the process's own streams: with `--color auto`, colour only on a
 /// terminal without `NO_COLOR` (each stream by itself); a progress bar only when standard error
 /// is a terminal.
+///
+/// Standard output and standard error are handed over unlocked (each write takes the stream's
+/// lock for that write alone): a command's other threads (a progress bar's, a server's
+/// workers and its log writer) write to them too, and a lock held for the whole command would
+/// block them for ever. Standard input is read by the command's own thread only.
 pub fn run_process(cli: Cli) -> u8 {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
@@ -133,8 +138,8 @@ pub fn run_process(cli: Cli) -> u8 {
     let progress = stderr.is_terminal();
     let interactive = stdin.is_terminal();
     let mut input = stdin.lock();
-    let mut out = stdout.lock();
-    let mut err = stderr.lock();
+    let mut out = stdout;
+    let mut err = stderr;
     let mut cx = Context {
         input: &mut input,
         out: &mut out,

@@ -5,6 +5,8 @@
 
 use crate::output::{CliError, CmdResult, Context};
 use clap::Args;
+use ply_server::logging::LogFormat;
+use ply_server::tracing::Level;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -37,10 +39,52 @@ pub struct ServeArgs {
     /// the store when next asked for).
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
     pub keep_games: u64,
+    /// How the log on standard error is written: text, or json (one object a line).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = LogFormatArg::Text)]
+    pub log_format: LogFormatArg,
+    /// The least severe log lines written: error, warn, info (one line a request) or debug.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = LogLevelArg::Info)]
+    pub log_level: LogLevelArg,
+}
+
+/// `--log-format`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormatArg {
+    /// A line of text an event.
+    Text,
+    /// A JSON object a line.
+    Json,
+}
+
+/// `--log-level`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogLevelArg {
+    /// Errors only.
+    Error,
+    /// Errors and warnings.
+    Warn,
+    /// And a line a request.
+    Info,
+    /// Everything.
+    Debug,
 }
 
 /// Runs `ply serve` until interrupted.
 pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
+    let format = match args.log_format {
+        LogFormatArg::Text => LogFormat::Text,
+        LogFormatArg::Json => LogFormat::Json,
+    };
+    let level = match args.log_level {
+        LogLevelArg::Error => Level::ERROR,
+        LogLevelArg::Warn => Level::WARN,
+        LogLevelArg::Info => Level::INFO,
+        LogLevelArg::Debug => Level::DEBUG,
+    };
+    // The log goes to the process's standard error through a thread of its own, never through
+    // the context's stream (which the command's thread uses). A second server in one process
+    // (tests) keeps the first one's log.
+    let _log = ply_server::logging::init(format, level).ok();
     let config = ply_server::Config {
         addr: args.addr,
         packs: args.packs.clone(),

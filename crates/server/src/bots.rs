@@ -121,7 +121,7 @@ pub(crate) fn spawn(
                 let mv = match choice {
                     Ok(mv) => mv,
                     Err(why) => {
-                        eprintln!("note: game {id}: the engine stops: {why}");
+                        tracing::info!("game {id}: the engine stops: {why}");
                         return;
                     }
                 };

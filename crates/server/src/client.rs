@@ -46,6 +46,8 @@ pub struct Answer {
     pub status: u16,
     /// The body.
     pub body: Vec<u8>,
+    /// The `Retry-After` header, if any (a 503 has one).
+    pub retry_after: Option<String>,
 }
 
 impl Answer {
@@ -130,8 +132,17 @@ impl Client {
             }
         };
         let status = res.status().as_u16();
+        let retry_after = res
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         let body = res.into_body().collect().await?.to_bytes().to_vec();
-        Ok(Answer { status, body })
+        Ok(Answer {
+            status,
+            body,
+            retry_after,
+        })
     }
 
     /// `GET path`.

@@ -67,7 +67,7 @@ impl Refusal {
 
 impl From<StoreError> for Refusal {
     fn from(e: StoreError) -> Refusal {
-        eprintln!("error: storage: {e}");
+        tracing::error!("storage: {e}");
         Refusal::new(503, "the game store is not available; try again")
     }
 }
@@ -121,10 +121,16 @@ fn sha256_hex(data: &[u8]) -> String {
 fn random_hex(bytes: usize) -> Result<String, Refusal> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| {
-        eprintln!("error: no randomness: {e}");
+        tracing::error!("no randomness: {e}");
         Refusal::new(503, "the server cannot make tokens now; try again")
     })?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Whether `id` may be a game's id: 1 to 64 ASCII letters and digits (the server makes 16
+/// hex digits).
+pub fn valid_game_id(id: &str) -> bool {
+    (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// Whether `name` may name a pack: letters, digits, `_` and `-`, so never a path.
@@ -329,7 +335,7 @@ impl Hub {
             tokio::spawn(async move {
                 loop {
                     let change = match changes.recv().await {
-                        Ok(c) => Some(c),
+                        Ok(c) => c,
                         Err(broadcast::error::RecvError::Lagged(_)) => None,
                         Err(broadcast::error::RecvError::Closed) => break,
                     };
@@ -403,7 +409,7 @@ impl Hub {
                 continue;
             }
             if let Err(e) = self.refresh(&live, &mut st).await {
-                eprintln!("error: storage: {e}");
+                tracing::error!("storage: {e}");
             }
         }
     }
@@ -412,7 +418,7 @@ impl Hub {
     pub fn packs(&self) -> Result<PackList, Refusal> {
         let mut names: Vec<String> = std::fs::read_dir(&self.packs)
             .map_err(|e| {
-                eprintln!("error: {}: {e}", self.packs.display());
+                tracing::error!("{}: {e}", self.packs.display());
                 Refusal::new(500, "the packs folder cannot be read")
             })?
             .filter_map(|e| {
@@ -677,7 +683,7 @@ impl Hub {
             return Ok(r.clone());
         }
         if sha256_hex(meta.pack_text.as_bytes()) != meta.pack_sha256 {
-            eprintln!("error: game {}: the stored pack's hash differs", meta.id);
+            tracing::error!("game {}: the stored pack's hash differs", meta.id);
             return Err(Refusal::new(500, "the game's stored pack is damaged"));
         }
         let pack = load_panic_safe(
@@ -686,10 +692,7 @@ impl Hub {
             &Options::new(),
         )
         .map_err(|e| {
-            eprintln!(
-                "error: game {}: its stored pack does not load: {e}",
-                meta.id
-            );
+            tracing::error!("game {}: its stored pack does not load: {e}", meta.id);
             Refusal::new(500, "the game's stored pack does not load")
         })?;
         self.rules
@@ -705,14 +708,16 @@ impl Hub {
             l.used.store(self.now_ms(), Ordering::Relaxed);
             return Ok(l.clone());
         }
-        let unknown = || Refusal::new(404, format!("there is no game `{id}`"));
-        if id.len() > 64 {
+        let unknown = || Refusal::new(404, format!("there is no game `{}`", id.escape_debug()));
+        // An id is letters and digits (this server makes 16 hex digits): anything else is no
+        // game, and never reaches the store (PostgreSQL refuses a NUL in text, for one).
+        if !valid_game_id(id) {
             return Err(unknown());
         }
         let meta = self.store.game(id).await?.ok_or_else(unknown)?;
         let rules = self.rules_for(&meta)?;
         let options = serde_json::from_str(&meta.options).map_err(|e| {
-            eprintln!("error: game {id}: its stored options are damaged: {e}");
+            tracing::error!("game {id}: its stored options are damaged: {e}");
             Refusal::new(500, "the game's stored options are damaged")
         })?;
         let state = LiveState {

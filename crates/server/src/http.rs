@@ -23,9 +23,16 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, broadcast};
+use tower_http::LatencyUnit;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
 
 /// The OpenAPI description of the API, as served at `GET /openapi.json`.
 pub const OPENAPI: &str = include_str!("../openapi.json");
+
+/// The seconds a 503 answer asks the client to wait (`Retry-After`).
+pub const RETRY_AFTER: &str = "1";
 
 #[derive(Clone)]
 struct App {
@@ -61,6 +68,22 @@ pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
             refusal(Refusal::new(405, "this route does not take that method"))
         })
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        // One line a request, at `info`: its method and path (the span), status and latency.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .on_request(())
+                .on_response(
+                    DefaultOnResponse::new()
+                        .level(Level::INFO)
+                        .latency_unit(LatencyUnit::Millis),
+                )
+                .on_failure(()),
+        )
         .with_state(App {
             hub,
             max_body,
@@ -71,15 +94,24 @@ pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
 fn json_response(status: u16, body: &impl Serialize) -> Response {
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     match serde_json::to_vec(body) {
-        Ok(bytes) => (
-            code,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-            bytes,
-        )
-            .into_response(),
+        Ok(bytes) => {
+            let mut response = (
+                code,
+                [(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                )],
+                bytes,
+            )
+                .into_response();
+            // 503: the store is away or busy for now; say when to try again.
+            if code == StatusCode::SERVICE_UNAVAILABLE {
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
+            }
+            response
+        }
         Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }
 }

@@ -26,9 +26,12 @@ pub mod bots;
 pub mod client;
 pub mod games;
 pub mod http;
+pub mod logging;
 pub mod playground;
 pub mod store;
 pub mod web;
+
+pub use tracing;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -197,12 +200,19 @@ pub fn serve_blocking(config: &Config, ready: impl FnOnce(&Server)) -> Result<()
         .thread_stack_size(8 * 1024 * 1024)
         .enable_all()
         .build()?;
-    rt.block_on(async {
+    let served = rt.block_on(async {
         let server = bind(config).await?;
         ready(&server);
         server.run(stopped()).await
-    })
+    });
+    // Every acknowledged change is committed: what is still running (a pasted pack's check, an
+    // engine's search) is given a moment, not waited for.
+    rt.shutdown_timeout(SHUTDOWN_GRACE);
+    served
 }
+
+/// How long a stopping server waits for the work still running on its blocking threads.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 /// Completes on Ctrl-C or, on Unix, SIGTERM. Every acknowledged change is committed already,
 /// so stopping needs no clean-up.
@@ -218,8 +228,8 @@ async fn stopped() {
                 }
             };
         tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
+            _ = tokio::signal::ctrl_c() => tracing::info!("interrupted: stopping"),
+            _ = term.recv() => tracing::info!("SIGTERM: stopping"),
         }
     }
     #[cfg(not(unix))]

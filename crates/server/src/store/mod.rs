@@ -16,6 +16,7 @@ pub use sqlite::SqliteStore;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 use tokio::sync::broadcast;
 
 /// A boxed future, so that the trait can be used as `dyn Store`.
@@ -39,6 +40,13 @@ pub enum StoreError {
     /// The database address is not one this server knows how to open.
     #[error("{0}")]
     Address(String),
+    /// The database cannot be reached now (no connection within the time allowed), or was
+    /// busy past the time allowed.
+    #[error("the database is not available: {0}")]
+    Unavailable(String),
+    /// The database can be read but not written.
+    #[error("the database cannot be written: {0}")]
+    ReadOnly(String),
 }
 
 /// A game as created: everything about it but its moves.
@@ -148,23 +156,95 @@ pub trait Store: Send + Sync + 'static {
         event: &'a Event,
     ) -> BoxFuture<'a, Result<Appended, StoreError>>;
     /// Changes made by other processes sharing the database, as they happen, when the backend
-    /// can tell (PostgreSQL's LISTEN/NOTIFY); `None` when it cannot.
-    fn changes(&self) -> Option<broadcast::Receiver<Change>>;
+    /// can tell (PostgreSQL's LISTEN/NOTIFY); `None` when it cannot. A `None` in the channel
+    /// says that changes may have been missed (the backend listens again after a lost
+    /// connection): every watched game is to be read again.
+    fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>>;
     /// A short description for the start-up message (never a password).
     fn describe(&self) -> String;
+}
+
+/// The longest any call of the store may take before the request is answered 503: the
+/// database is away, or busy (another process holds SQLite's write lock).
+pub const STORE_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// A store whose every call answers within a time limit: past it, the call fails with
+/// [`StoreError::Unavailable`] (and the request is answered 503 with `Retry-After`), so that
+/// no request waits on a database for ever. A call cut short may still complete in the
+/// database (an append then is stored, and a retry with the same idempotency key finds it).
+pub struct Bounded {
+    inner: Box<dyn Store>,
+    limit: Duration,
+}
+
+impl Bounded {
+    /// `inner`, each call bounded by `limit`.
+    pub fn new(inner: Box<dyn Store>, limit: Duration) -> Bounded {
+        Bounded { inner, limit }
+    }
+
+    async fn within<T>(
+        &self,
+        call: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        tokio::time::timeout(self.limit, call)
+            .await
+            .unwrap_or_else(|_| {
+                Err(StoreError::Unavailable(format!(
+                    "no answer within {:?}",
+                    self.limit
+                )))
+            })
+    }
+}
+
+impl Store for Bounded {
+    fn create<'a>(&'a self, game: &'a NewGame) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(self.within(self.inner.create(game)))
+    }
+
+    fn game<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<NewGame>, StoreError>> {
+        Box::pin(self.within(self.inner.game(id)))
+    }
+
+    fn events_since<'a>(
+        &'a self,
+        id: &'a str,
+        after: u64,
+    ) -> BoxFuture<'a, Result<Vec<Event>, StoreError>> {
+        Box::pin(self.within(self.inner.events_since(id, after)))
+    }
+
+    fn append<'a>(
+        &'a self,
+        id: &'a str,
+        event: &'a Event,
+    ) -> BoxFuture<'a, Result<Appended, StoreError>> {
+        Box::pin(self.within(self.inner.append(id, event)))
+    }
+
+    fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>> {
+        self.inner.changes()
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
 }
 
 /// Opens the store that `db` names: `postgres://...` or `postgresql://...` for PostgreSQL
 /// (`schema` then names the schema to keep the tables in, created if need be), anything else
 /// a SQLite file (created if need be).
 pub async fn open(db: &str, schema: Option<&str>) -> Result<Box<dyn Store>, StoreError> {
-    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
-        Ok(Box::new(PostgresStore::open(db, schema).await?))
+    let store: Box<dyn Store> = if db.starts_with("postgres://") || db.starts_with("postgresql://")
+    {
+        Box::new(PostgresStore::open(db, schema).await?)
     } else if schema.is_some() {
-        Err(StoreError::Address(
+        return Err(StoreError::Address(
             "a schema is for PostgreSQL; a SQLite database has none".into(),
-        ))
+        ));
     } else {
-        Ok(Box::new(SqliteStore::open(db).await?))
-    }
+        Box::new(SqliteStore::open(db).await?)
+    };
+    Ok(Box::new(Bounded::new(store, STORE_TIMEOUT)))
 }

@@ -5,15 +5,30 @@
 //! and refuses the other. Each append, once committed,
 //! notifies (`pg_notify`) a channel that every process listens on, so that a move made through
 //! one process reaches the WebSocket clients of the others.
+//!
+//! Queries take a connection from a `deadpool-postgres` pool, which makes connections anew
+//! when the database comes back after a restart; while it is away, taking a connection fails
+//! within [`CONNECT_TIMEOUT`] and the request is answered 503. The listener is a task of its
+//! own that connects again (every [`RELISTEN_PAUSE`]) and listens again; once it does, it tells
+//! the hub that changes may have been missed, so that every watched game is read again.
 
 use super::{Appended, BoxFuture, Change, Event, EventKind, NewGame, Store, StoreError};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_postgres::error::SqlState;
-use tokio_postgres::{AsyncMessage, Client, NoTls};
+use tokio_postgres::{AsyncMessage, NoTls};
 
-/// Connections used for queries (tokio-postgres pipelines the queries of one connection).
+/// The most connections used for queries at once (tokio-postgres pipelines the queries of
+/// one connection).
 const CONNECTIONS: usize = 8;
+
+/// How long taking a connection from the pool may take: waiting for a free one, or making a
+/// new one (the database may be away).
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The pause between two attempts of the listener to connect again.
+pub const RELISTEN_PAUSE: Duration = Duration::from_millis(500);
 
 /// A lock id taken while the tables are created, so that processes starting together do
 /// not trip over each other.
@@ -21,12 +36,17 @@ const MIGRATION_LOCK: i64 = 0x706c_795f_7365_7276;
 
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
-    clients: Vec<Client>,
-    next: AtomicUsize,
+    pool: Pool,
     channel: String,
-    changes: broadcast::Sender<Change>,
-    _listener: Client,
+    changes: broadcast::Sender<Option<Change>>,
+    listener: tokio::task::AbortHandle,
     describe: String,
+}
+
+impl Drop for PostgresStore {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
 }
 
 fn valid_schema(name: &str) -> bool {
@@ -36,43 +56,6 @@ fn valid_schema(name: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
         && !name.as_bytes()[0].is_ascii_digit()
-}
-
-async fn connect(
-    db: &str,
-    schema: Option<&str>,
-    changes: Option<broadcast::Sender<Change>>,
-) -> Result<Client, StoreError> {
-    let (client, mut connection) = tokio_postgres::connect(db, NoTls).await?;
-    tokio::spawn(async move {
-        loop {
-            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
-                Some(Ok(AsyncMessage::Notification(n))) => {
-                    if let Some(tx) = &changes
-                        && let Some((game, version)) = n.payload().split_once(' ')
-                        && let Ok(version) = version.parse()
-                    {
-                        let _ = tx.send(Change {
-                            game: game.to_string(),
-                            version,
-                        });
-                    }
-                }
-                Some(Ok(_)) => {}
-                Some(Err(e)) => {
-                    eprintln!("error: the PostgreSQL connection failed: {e}");
-                    break;
-                }
-                None => break,
-            }
-        }
-    });
-    if let Some(s) = schema {
-        client
-            .batch_execute(&format!("SET search_path TO \"{s}\""))
-            .await?;
-    }
-    Ok(client)
 }
 
 fn schema_sql(schema: Option<&str>) -> String {
@@ -105,6 +88,81 @@ fn schema_sql(schema: Option<&str>) -> String {
     )
 }
 
+/// Listens on `channel` for as long as the store lives, connecting again whenever the
+/// connection is lost; sends `None` once listening again (changes may have been missed).
+async fn listen(
+    config: tokio_postgres::Config,
+    channel: String,
+    tx: broadcast::Sender<Option<Change>>,
+) {
+    let mut first = true;
+    loop {
+        let connected = tokio::time::timeout(CONNECT_TIMEOUT, config.connect(NoTls)).await;
+        let (client, mut connection) = match connected {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => {
+                tracing::warn!("PostgreSQL listener: cannot connect: {e}");
+                tokio::time::sleep(RELISTEN_PAUSE).await;
+                continue;
+            }
+            Err(_) => {
+                tracing::warn!("PostgreSQL listener: no connection within {CONNECT_TIMEOUT:?}");
+                tokio::time::sleep(RELISTEN_PAUSE).await;
+                continue;
+            }
+        };
+        // The connection is driven here, and the LISTEN sent through the client meanwhile.
+        let listen_sql = format!("LISTEN {channel}");
+        let subscribe = client.batch_execute(&listen_sql);
+        tokio::pin!(subscribe);
+        let mut subscribed = false;
+        loop {
+            tokio::select! {
+                done = &mut subscribe, if !subscribed => {
+                    match done {
+                        Ok(()) => {
+                            subscribed = true;
+                            if !first {
+                                tracing::info!("PostgreSQL listener: listening again");
+                                let _ = tx.send(None);
+                            }
+                            first = false;
+                        }
+                        Err(e) => {
+                            tracing::warn!("PostgreSQL listener: LISTEN failed: {e}");
+                            break;
+                        }
+                    }
+                }
+                message = std::future::poll_fn(|cx| connection.poll_message(cx)) => {
+                    match message {
+                        Some(Ok(AsyncMessage::Notification(n))) => {
+                            if let Some((game, version)) = n.payload().split_once(' ')
+                                && let Ok(version) = version.parse()
+                            {
+                                let _ = tx.send(Some(Change {
+                                    game: game.to_string(),
+                                    version,
+                                }));
+                            }
+                        }
+                        Some(Ok(_)) => {}
+                        Some(Err(e)) => {
+                            tracing::error!("PostgreSQL listener: the connection failed: {e}");
+                            break;
+                        }
+                        None => {
+                            tracing::error!("PostgreSQL listener: the connection closed");
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        tokio::time::sleep(RELISTEN_PAUSE).await;
+    }
+}
+
 impl PostgresStore {
     /// Connects, creates the schema (if named) and the tables if need be, and starts
     /// listening for other processes' changes.
@@ -117,25 +175,50 @@ impl PostgresStore {
                  `_`, not starting with a digit, at most 48"
             )));
         }
-        let setup = connect(db, None, None).await?;
-        setup
-            .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
-            .await?;
-        let made = setup.batch_execute(&schema_sql(schema)).await;
-        setup
-            .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
-            .await?;
-        made?;
-        drop(setup);
+        let mut config: tokio_postgres::Config = db.parse()?;
+        config.connect_timeout(CONNECT_TIMEOUT);
+        {
+            let (setup, connection) = config.connect(NoTls).await?;
+            let driven = tokio::spawn(connection);
+            setup
+                .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+                .await?;
+            let made = setup.batch_execute(&schema_sql(schema)).await;
+            setup
+                .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
+                .await?;
+            made?;
+            drop(setup);
+            let _ = driven.await;
+        }
+        if let Some(s) = schema {
+            config.options(format!("-c search_path={s}"));
+        }
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(CONNECTIONS)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(CONNECT_TIMEOUT))
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .recycle_timeout(Some(CONNECT_TIMEOUT))
+            .build()
+            .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+        // One connection now, so that a database that cannot be reached is refused at start.
+        drop(
+            pool.get()
+                .await
+                .map_err(|e| StoreError::Unavailable(e.to_string()))?,
+        );
         let (tx, _) = broadcast::channel(1024);
         let channel = format!("ply_changes_{}", schema.unwrap_or("public"));
-        let listener = connect(db, schema, Some(tx.clone())).await?;
-        listener.batch_execute(&format!("LISTEN {channel}")).await?;
-        let mut clients = Vec::with_capacity(CONNECTIONS);
-        for _ in 0..CONNECTIONS {
-            clients.push(connect(db, schema, None).await?);
-        }
-        let config: tokio_postgres::Config = db.parse()?;
+        let listener =
+            tokio::spawn(listen(config.clone(), channel.clone(), tx.clone())).abort_handle();
         let host = config
             .get_hosts()
             .first()
@@ -150,18 +233,19 @@ impl PostgresStore {
             schema.unwrap_or("public")
         );
         Ok(PostgresStore {
-            clients,
-            next: AtomicUsize::new(0),
+            pool,
             channel,
             changes: tx,
-            _listener: listener,
+            listener,
             describe,
         })
     }
 
-    fn client(&self) -> &Client {
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.clients.len();
-        &self.clients[i]
+    async fn client(&self) -> Result<deadpool_postgres::Client, StoreError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Unavailable(e.to_string()))
     }
 }
 
@@ -173,6 +257,7 @@ impl Store for PostgresStore {
     fn create<'a>(&'a self, g: &'a NewGame) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             self.client()
+                .await?
                 .execute(
                     "INSERT INTO games (id, pack_name, options, pack_text, pack_sha256,
                          token_hash_first, token_hash_second, created_ms)
@@ -197,6 +282,7 @@ impl Store for PostgresStore {
         Box::pin(async move {
             let row = self
                 .client()
+                .await?
                 .query_opt(
                     "SELECT id, pack_name, options, pack_text, pack_sha256, token_hash_first,
                          token_hash_second, created_ms FROM games WHERE id = $1",
@@ -223,6 +309,7 @@ impl Store for PostgresStore {
         Box::pin(async move {
             let rows = self
                 .client()
+                .await?
                 .query(
                     "SELECT version, seat, kind, body, idempotency_key FROM events
                      WHERE game_id = $1 AND version > $2 ORDER BY version",
@@ -257,8 +344,8 @@ impl Store for PostgresStore {
             let (kind, body) = e.kind.to_columns();
             let seat = i16::from(e.seat);
             let version = version_in(e.version)?;
-            let done = self
-                .client()
+            let client = self.client().await?;
+            let done = client
                 .execute(
                     "INSERT INTO events (game_id, version, seat, kind, body, idempotency_key)
                      VALUES ($1, $2, $3, $4, $5, $6)",
@@ -277,21 +364,20 @@ impl Store for PostgresStore {
             // commit (and its flush to disk) wait for the others'. A notification lost to a
             // crash between the two only delays other processes' pushes until the next
             // change or request; the move itself is stored and acknowledged.
-            if let Err(err) = self
-                .client()
+            if let Err(err) = client
                 .execute(
                     "SELECT pg_notify($1, $2)",
                     &[&self.channel, &format!("{id} {}", e.version)],
                 )
                 .await
             {
-                eprintln!("warning: PostgreSQL notification failed: {err}");
+                tracing::warn!("PostgreSQL notification failed: {err}");
             }
             Ok(Appended::Stored)
         })
     }
 
-    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+    fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>> {
         Some(self.changes.subscribe())
     }
 

@@ -4,6 +4,7 @@
 use super::{Appended, BoxFuture, Change, Event, EventKind, NewGame, Store, StoreError};
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 const SCHEMA: &str = "
@@ -30,10 +31,31 @@ CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency
     ON events (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 ";
 
+/// How long a call waits for SQLite's write lock (another process may hold it) before it
+/// fails and its request is answered 503.
+pub const BUSY_WAIT: Duration = Duration::from_secs(5);
+
 /// Games in a SQLite file.
 pub struct SqliteStore {
     conn: Arc<Mutex<Connection>>,
     path: String,
+}
+
+/// Refuses a database this process can read but not write: at start, rather than at the
+/// first move.
+fn check_writable(conn: &Connection) -> Result<(), StoreError> {
+    let refused = |why: String| StoreError::ReadOnly(why);
+    if conn.is_readonly(rusqlite::MAIN_DB)? {
+        return Err(refused("it is open read-only (the file or its folder is not writable, or the address asks for `mode=ro`)".into()));
+    }
+    // Setting the header's user version to what it is makes a write transaction.
+    let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    match conn.pragma_update(None, "user_version", v) {
+        Err(rusqlite::Error::SqliteFailure(f, m)) if f.code == ErrorCode::ReadOnly => {
+            Err(refused(m.unwrap_or_else(|| f.to_string())))
+        }
+        other => Ok(other?),
+    }
 }
 
 impl SqliteStore {
@@ -42,7 +64,8 @@ impl SqliteStore {
         let p = path.to_string();
         let conn = tokio::task::spawn_blocking(move || -> Result<Connection, StoreError> {
             let conn = Connection::open(&p)?;
-            conn.busy_timeout(std::time::Duration::from_secs(10))?;
+            conn.busy_timeout(BUSY_WAIT)?;
+            check_writable(&conn)?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
             conn.pragma_update(None, "synchronous", "FULL")?;
             conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -62,14 +85,37 @@ impl SqliteStore {
         f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
         let conn = self.conn.clone();
+        let deadline = Instant::now() + BUSY_WAIT;
         tokio::task::spawn_blocking(move || {
             let mut c = conn
                 .lock()
                 .map_err(|_| StoreError::Task("the connection's lock is poisoned".into()))?;
-            f(&mut c)
+            // Calls queued behind one that waited for another process's lock wait no longer
+            // than their own share: past their deadline they fail at once.
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(StoreError::Unavailable(
+                    "the database is busy (another process holds its write lock)".into(),
+                ));
+            }
+            c.busy_timeout(left)?;
+            f(&mut c).map_err(busy_is_unavailable)
         })
         .await
         .map_err(|e| StoreError::Task(e.to_string()))?
+    }
+}
+
+fn busy_is_unavailable(e: StoreError) -> StoreError {
+    match e {
+        StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
+            if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+        {
+            StoreError::Unavailable(format!(
+                "the database is busy past {BUSY_WAIT:?} (another process holds its write lock)"
+            ))
+        }
+        e => e,
     }
 }
 
@@ -195,7 +241,7 @@ impl Store for SqliteStore {
         }))
     }
 
-    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+    fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>> {
         None
     }
 
