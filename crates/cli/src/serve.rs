@@ -32,9 +32,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 4096)]
     pub max_connections: usize,
     /// Seconds a connection may take to send a request's head (a new one, or a kept-alive one
-    /// between requests) before it is closed; WebSockets are not bound by it.
+    /// between requests) before it is closed; a WebSocket is closed after as long without a
+    /// frame from its client (it is pinged at half that time).
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub idle_timeout: u64,
+    /// Seconds a request may take, its body included, before it is answered 408 and its
+    /// connection closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub request_timeout: u64,
     /// Seconds a game that nobody reaches or watches stays in memory (it is loaded again from
     /// the store when next asked for).
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
@@ -96,6 +101,7 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         keep_idle_games: std::time::Duration::from_secs(args.keep_games),
         summary: Some(crate::show::summary),
         check_time: ply_server::playground::CHECK_TIME,
+        request_timeout: std::time::Duration::from_secs(args.request_timeout.max(1)),
     };
     let mut said = Ok(());
     let served = ply_server::serve_blocking(&config, |server| {

@@ -655,3 +655,143 @@ fn a_database_that_cannot_be_written_is_refused_at_start() {
     assert!(!out.contains("listening"), "{out}");
     assert!(err.contains("cannot be written"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_count_in_the_connection_cap_and_a_silent_one_is_closed() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let db = temp_dir("ply_stays_up").join("games.db");
+    let db = db.display().to_string();
+    let server = serve(&["--db", &db, "--max-connections", "4", "--idle-timeout", "2"]);
+    let addr = server.addr;
+    let id = {
+        let mut c = Client::new(addr);
+        create(&mut c, "jungle").await.state.id
+    };
+    // Let the creating connection go.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // One live client that reads (and so answers pings), three silent ones.
+    let mut live = server_common::ws(addr, &id).await;
+    let mut silent = Vec::new();
+    for _ in 0..3 {
+        silent.push(server_common::ws(addr, &id).await);
+    }
+    // The cap is reached: a fifth connection is refused.
+    let url = format!("ws://{addr}/games/{id}/ws");
+    let refused = tokio::time::timeout(PATIENCE, tokio_tungstenite::connect_async(&url))
+        .await
+        .expect("answered");
+    assert!(refused.is_err(), "a WebSocket past the cap of 4 is refused");
+    // The live one is pinged and stays open past twice the idle time.
+    let start = Instant::now();
+    let mut pings = 0;
+    while start.elapsed() < Duration::from_secs(5) {
+        match tokio::time::timeout(Duration::from_secs(1), live.next()).await {
+            Err(_) => {}
+            Ok(Some(Ok(Message::Ping(_)))) => pings += 1,
+            Ok(Some(Ok(Message::Close(c)))) => panic!("a live client is closed: {c:?}"),
+            Ok(Some(Ok(_))) => {}
+            Ok(other) => panic!("the live socket ends: {other:?}"),
+        }
+    }
+    assert!(pings >= 2, "pinged {pings} times in 5 s");
+    // The silent ones were closed by the server: each stream ends (they read it now), with
+    // a close frame of code 1001 unless the client's own pong, written as it reads, met the
+    // closed socket first.
+    let mut going_away = 0;
+    for mut ws in silent {
+        loop {
+            match tokio::time::timeout(PATIENCE, ws.next()).await {
+                Err(_) => panic!("a silent WebSocket stays open"),
+                Ok(Some(Ok(Message::Close(frame)))) => {
+                    let code = frame.map(|f| u16::from(f.code));
+                    assert_eq!(code, Some(1001), "closed as going away");
+                    going_away += 1;
+                    break;
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(Some(Err(_)) | None) => break,
+            }
+        }
+    }
+    assert!(going_away >= 1, "a close frame with its code");
+    // Their places are free again.
+    let mut c = Client::new(addr);
+    let a = within(PATIENCE, c.get("/")).await.expect("GET /");
+    assert_eq!(a.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_body_is_cut_at_the_request_timeout_and_normal_clients_get_in() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let db = temp_dir("ply_stays_up").join("games.db");
+    let db = db.display().to_string();
+    let server = serve(&[
+        "--db",
+        &db,
+        "--max-connections",
+        "4",
+        "--request-timeout",
+        "2",
+    ]);
+    let addr = server.addr;
+    // Four connections take every place, each sending a head and then a body byte by byte,
+    // a byte a second (a head is on time; the body never ends).
+    let mut slow = Vec::new();
+    for _ in 0..4 {
+        slow.push(tokio::spawn(async move {
+            let mut s = tokio::net::TcpStream::connect(addr)
+                .await
+                .expect("connects");
+            s.write_all(
+                b"POST /games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+                  content-length: 100\r\n\r\n{",
+            )
+            .await
+            .expect("head");
+            let started = Instant::now();
+            let mut answer = Vec::new();
+            let mut buf = [0u8; 4096];
+            loop {
+                tokio::select! {
+                    n = s.read(&mut buf) => match n {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => answer.extend_from_slice(&buf[..n]),
+                    },
+                    _ = tokio::time::sleep(Duration::from_secs(1)) => {
+                        if s.write_all(b" ").await.is_err() { break; }
+                    }
+                }
+                assert!(started.elapsed() < PATIENCE, "the slow body is never cut");
+            }
+            (
+                started.elapsed(),
+                String::from_utf8_lossy(&answer).into_owned(),
+            )
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let asked = Instant::now();
+    let mut c = Client::new(addr);
+    let a = within(PATIENCE, async {
+        loop {
+            match c.get("/").await {
+                Ok(a) => break a,
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
+    })
+    .await;
+    assert_eq!(a.status, 200);
+    let served_in = asked.elapsed();
+    for t in slow {
+        let (took, answer) = t.await.expect("a slow client");
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("longer than 2 s"), "{answer}");
+        assert!(took < Duration::from_secs(20), "{took:?}");
+    }
+    println!(
+        "slow bodies holding every connection: a normal client served after {:.2} s",
+        served_in.as_secs_f64()
+    );
+}

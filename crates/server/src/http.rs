@@ -22,7 +22,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, broadcast};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast};
 use tower_http::LatencyUnit;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
@@ -34,17 +34,53 @@ pub const OPENAPI: &str = include_str!("../openapi.json");
 /// The seconds a 503 answer asks the client to wait (`Retry-After`).
 pub const RETRY_AFTER: &str = "1";
 
+/// What bounds the routes' use of the server.
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    /// The longest request body or WebSocket message, in bytes (but for the playground's).
+    pub max_body: usize,
+    /// The connections the server may hold: an HTTP connection holds one while it is open, and
+    /// a WebSocket takes one of its own for as long as it lives.
+    pub connections: Arc<Semaphore>,
+    /// The longest a request may take, its body included (408 past it).
+    pub request_timeout: Duration,
+    /// How long a WebSocket may go without a frame from its client (it is pinged at half that
+    /// time, so a live client's pongs keep it open) before it is closed.
+    pub ws_idle: Duration,
+}
+
 #[derive(Clone)]
 struct App {
     hub: Arc<Hub>,
     max_body: usize,
     playground: Settings,
+    connections: Arc<Semaphore>,
+    ws_idle: Duration,
 }
 
-/// The routes, over a hub; `max_body` bounds request bodies and WebSocket messages (bytes),
-/// but for the playground's, which take a pack ([`MAX_PLAYGROUND_BODY`]) and are checked
-/// with `playground`'s settings.
-pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
+/// Answers 408 (with a JSON body) to a request that takes longer than `limit`, its body
+/// included. (tower-http's `TimeoutLayer` answers an empty body.)
+async fn bounded_request(
+    State(limit): State<Duration>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => refusal(Refusal::new(
+            408,
+            format!(
+                "the request took longer than {} s, its body included",
+                limit.as_secs_f64()
+            ),
+        )),
+    }
+}
+
+/// The routes, over a hub, within `bounds`; the playground's routes take a pack
+/// ([`MAX_PLAYGROUND_BODY`]) and are checked with `playground`'s settings.
+pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
+    let max_body = bounds.max_body;
     let pasted = DefaultBodyLimit::max(MAX_PLAYGROUND_BODY.max(max_body));
     Router::new()
         .route("/", get(index))
@@ -68,6 +104,10 @@ pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
             refusal(Refusal::new(405, "this route does not take that method"))
         })
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(axum::middleware::from_fn_with_state(
+            bounds.request_timeout,
+            bounded_request,
+        ))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -88,6 +128,8 @@ pub fn router(hub: Arc<Hub>, max_body: usize, playground: Settings) -> Router {
             hub,
             max_body,
             playground,
+            connections: bounds.connections,
+            ws_idle: bounds.ws_idle,
         })
 }
 
@@ -312,9 +354,21 @@ async fn undo(
     answer(200, app.hub.undo(&id, &req).await)
 }
 
+/// The permit an HTTP connection holds (see [`serve_connections`]), for the WebSocket it may
+/// become to take over.
+#[derive(Clone)]
+struct ConnectionPermit(Arc<std::sync::Mutex<Option<OwnedSemaphorePermit>>>);
+
+impl ConnectionPermit {
+    fn take(&self) -> Option<OwnedSemaphorePermit> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
 async fn ws(
     State(app): State<App>,
     Path(id): Path<String>,
+    held: Option<axum::Extension<ConnectionPermit>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
     let upgrade = match upgrade {
@@ -326,6 +380,15 @@ async fn ws(
             ));
         }
     };
+    // A WebSocket outlives its HTTP connection's task: it takes the connection's permit over
+    // (or, on a connection that has none, one of its own).
+    let taken = held.and_then(|axum::Extension(p)| p.take());
+    let Some(permit) = taken.or_else(|| app.connections.clone().try_acquire_owned().ok()) else {
+        return refusal(Refusal::new(
+            503,
+            "the server holds as many connections as it may; try again",
+        ));
+    };
     let (first, pushes) = match app.hub.watch(&id).await {
         Ok(w) => w,
         Err(r) => return refusal(r),
@@ -333,7 +396,28 @@ async fn ws(
     upgrade
         .max_message_size(app.max_body)
         .max_frame_size(app.max_body)
-        .on_upgrade(move |socket| session(app, id, socket, first, pushes))
+        .on_upgrade(move |socket| async move {
+            session(app, id, socket, first, pushes).await;
+            drop(permit);
+        })
+}
+
+/// Sends a message within `limit` (a client that reads nothing cannot hold the session);
+/// whether it was sent.
+async fn send_within(socket: &mut WebSocket, msg: Message, limit: Duration) -> bool {
+    matches!(
+        tokio::time::timeout(limit, socket.send(msg)).await,
+        Ok(Ok(()))
+    )
+}
+
+/// Closes a WebSocket with a close code and a reason, within `limit`.
+async fn close(socket: &mut WebSocket, code: u16, reason: &str, limit: Duration) {
+    let frame = axum::extract::ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    let _ = send_within(socket, Message::Close(Some(frame)), limit).await;
 }
 
 fn message(msg: &ServerMessage) -> Message {
@@ -366,21 +450,39 @@ async fn session(
     first: crate::api::GameState,
     mut pushes: broadcast::Receiver<crate::games::Push>,
 ) {
+    let idle = app.ws_idle;
     let mut shown = first.version;
-    if socket
-        .send(message(&ServerMessage::State {
-            state: Box::new(first),
-        }))
-        .await
-        .is_err()
-    {
+    let hello = message(&ServerMessage::State {
+        state: Box::new(first),
+    });
+    if !send_within(&mut socket, hello, idle).await {
         return;
     }
+    let mut ping = tokio::time::interval((idle / 2).max(Duration::from_millis(100)));
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ping.tick().await;
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if heard.elapsed() >= idle {
+                    let why = format!("no frame from the client in {} s", idle.as_secs_f64());
+                    close(&mut socket, CLOSE_IDLE, &why, idle).await;
+                    break;
+                }
+                if !send_within(&mut socket, Message::Ping(Bytes::new()), idle).await {
+                    break;
+                }
+            }
             incoming = socket.recv() => {
+                heard = tokio::time::Instant::now();
                 let reply = match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    None | Some(Ok(Message::Close(_))) => break,
+                    Some(Err(e)) => {
+                        let why = format!("not a WebSocket frame this server takes: {e}");
+                        close(&mut socket, CLOSE_PROTOCOL, &why, idle).await;
+                        break;
+                    }
                     Some(Ok(Message::Text(t))) => {
                         let (status, body) = ws_request(&app.hub, &id, t.as_str()).await;
                         ServerMessage::Answer { status, body }
@@ -391,7 +493,7 @@ async fn session(
                     }
                     Some(Ok(_)) => continue,
                 };
-                if socket.send(message(&reply)).await.is_err() {
+                if !send_within(&mut socket, message(&reply), idle).await {
                     break;
                 }
             }
@@ -416,7 +518,7 @@ async fn session(
                     }
                     Err(broadcast::error::RecvError::Closed) => break,
                 };
-                if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
+                if !send_within(&mut socket, Message::Text(text.as_ref().into()), idle).await {
                     break;
                 }
             }
@@ -424,19 +526,25 @@ async fn session(
     }
 }
 
-/// Serves `router` on `tcp`, holding at most `max_connections` connections: past that, a new
-/// connection is closed at once, so a flood of connections cannot take the server's memory or
-/// file descriptors. A connection that has not sent a request's whole head within
-/// `idle_timeout` (a new one, or a kept-alive one between requests) is closed too; a
-/// WebSocket, once open, is not bound by it.
+/// The close code of a WebSocket whose client sent nothing (not even a pong) for too long:
+/// 1001, going away.
+pub const CLOSE_IDLE: u16 = 1001;
+/// The close code of a WebSocket whose client broke the protocol (a frame too long, a
+/// malformed frame): 1002.
+pub const CLOSE_PROTOCOL: u16 = 1002;
+
+/// Serves `router` on `tcp`, holding a connection only with one of `permits` (shared with the
+/// WebSockets, see [`Bounds`]): past that, a new connection is closed at once, so a flood of
+/// connections cannot take the server's memory or file descriptors. A connection that has not
+/// sent a request's whole head within `idle_timeout` (a new one, or a kept-alive one between
+/// requests) is closed too; a WebSocket, once open, is closed after `idle_timeout` without a
+/// frame from its client instead.
 pub async fn serve_connections(
     tcp: TcpListener,
     router: Router,
-    max_connections: usize,
+    permits: Arc<Semaphore>,
     idle_timeout: Duration,
 ) -> io::Result<()> {
-    let permits = Arc::new(Semaphore::new(max_connections.max(1)));
-    let service = TowerToHyperService::new(router);
     loop {
         let stream = match tcp.accept().await {
             Ok((stream, _)) => stream,
@@ -452,7 +560,19 @@ pub async fn serve_connections(
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let service = service.clone();
+        // The permit goes with each request, so that a WebSocket can take it over.
+        let held = ConnectionPermit(Arc::new(std::sync::Mutex::new(Some(permit))));
+        let service = TowerToHyperService::new(
+            tower::ServiceBuilder::new()
+                .map_request({
+                    let held = held.clone();
+                    move |mut req: hyper::Request<hyper::body::Incoming>| {
+                        req.extensions_mut().insert(held.clone());
+                        req
+                    }
+                })
+                .service(router.clone()),
+        );
         tokio::spawn(async move {
             let _ = http1::Builder::new()
                 .timer(TokioTimer::new())
@@ -460,7 +580,7 @@ pub async fn serve_connections(
                 .serve_connection(TokioIo::new(stream), service)
                 .with_upgrades()
                 .await;
-            drop(permit);
+            drop(held);
         });
     }
 }

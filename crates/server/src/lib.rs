@@ -63,6 +63,9 @@ pub struct Config {
     pub summary: Option<playground::Summary>,
     /// The longest the playground may take to load and try a pasted pack.
     pub check_time: Duration,
+    /// The longest a request may take, its body included, before it is answered 408 and its
+    /// connection closed (a slow body cannot hold a connection longer).
+    pub request_timeout: Duration,
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -79,6 +82,7 @@ impl Default for Config {
             keep_idle_games: Duration::from_secs(600),
             summary: None,
             check_time: playground::CHECK_TIME,
+            request_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -118,7 +122,7 @@ pub struct Server {
     pub store: String,
     tcp: tokio::net::TcpListener,
     router: axum::Router,
-    max_connections: usize,
+    connections: std::sync::Arc<tokio::sync::Semaphore>,
     idle_timeout: Duration,
 }
 
@@ -155,19 +159,26 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
     let addr = tcp.local_addr()?;
     let hub = games::Hub::new(store, config.packs.clone(), config.keep_idle_games);
     let store = hub.describe_store();
+    let connections =
+        std::sync::Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
     Ok(Server {
         addr,
         store,
         tcp,
         router: http::router(
             hub,
-            config.max_body,
+            http::Bounds {
+                max_body: config.max_body,
+                connections: connections.clone(),
+                request_timeout: config.request_timeout,
+                ws_idle: config.idle_timeout,
+            },
             playground::Settings {
                 summary: config.summary,
                 time: config.check_time,
             },
         ),
-        max_connections: config.max_connections,
+        connections,
         idle_timeout: config.idle_timeout,
     })
 }
@@ -178,12 +189,8 @@ impl Server {
         self,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        let serving = http::serve_connections(
-            self.tcp,
-            self.router,
-            self.max_connections,
-            self.idle_timeout,
-        );
+        let serving =
+            http::serve_connections(self.tcp, self.router, self.connections, self.idle_timeout);
         tokio::select! {
             r = serving => r.map_err(ServeError::Io),
             () = stop => Ok(()),
