@@ -15,7 +15,7 @@ pub(crate) const LISTED: u8 = 1;
 /// One way a cell can be attacked: the attacker `code` on `from`, by `target`.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct AttackEntry {
-    pub from: u8,
+    pub from: u16,
     pub code: u8,
     pub how: u8,
     /// For [`LISTED`]: the index of the target in [`Rules::targets`].
@@ -44,7 +44,7 @@ pub(crate) struct Attacks {
 /// A cell on a ray out of an attacked cell.
 #[derive(Copy, Clone, Debug, Default)]
 pub(crate) struct RayCell {
-    pub cell: u8,
+    pub cell: u16,
     pub direct: u128,
     pub screen: u128,
 }
@@ -76,7 +76,7 @@ pub(crate) struct Compound {
 /// pattern `rule`.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct GhostEntry {
-    pub from: u8,
+    pub from: u16,
     pub code: u8,
     pub rule: u8,
 }

@@ -124,7 +124,7 @@ pub use expr::MAX_EXPR_DEPTH;
 pub use facts::{Core, StandingError};
 pub use forms::MoveForms;
 pub use game::Game;
-pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
+pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError, column_index, column_name};
 pub use limits::{MAX_END_RULES, MAX_HOPS, MAX_MOVES, MAX_PASSED_CELLS, MoveLimit};
 pub use moves::{Move, MoveList, MoveParts};
 pub use notation::{

@@ -614,7 +614,7 @@ struct Compiler<'a> {
     causes: HashMap<(Site, String), (usize, usize)>,
 }
 
-type MoveTables = (Vec<CompiledMove>, Vec<Target>, Vec<(u32, u16)>, Vec<u8>);
+type MoveTables = (Vec<CompiledMove>, Vec<Target>, Vec<(u32, u16)>, Vec<u16>);
 
 impl Compiler<'_> {
     fn error(&mut self, site: Site, message: impl Into<String>) {
@@ -752,7 +752,7 @@ impl Compiler<'_> {
         let mut signatures: Vec<Vec<u32>> = Vec::new();
         let mut class = vec![0u8; MAX_CELLS];
         for (i, slot) in class.iter_mut().enumerate().take(g.len()) {
-            let cell = Cell(i as u8);
+            let cell = Cell(i as u16);
             let mut sig = Vec::new();
             if deps.any(Deps::CELL_IDENTITY) {
                 sig.push(i as u32);

@@ -26,7 +26,7 @@ impl Compiler<'_> {
         let stride = g.len();
         let codes = 1 + PLAYERS * self.spec.kinds.len();
         let mut per: Vec<Vec<Target>> = vec![Vec::new(); codes * stride];
-        let mut jumped: Vec<u8> = Vec::new();
+        let mut jumped: Vec<u16> = Vec::new();
         let (static_enter, dynamic_enter): (Vec<Checked>, Vec<Checked>) = self
             .spec
             .enter
@@ -278,7 +278,7 @@ fn capture_cases(per: &[Vec<Target>], rule: u8, class: &[u8], stride: usize) -> 
             let tcell = if t.kind == HOP { t.over } else { t.to };
             let key = (class[from], class[tcell as usize], class[t.to as usize]);
             if seen.insert(key) {
-                out.push([Cell(from as u8), Cell(tcell), Cell(t.to)]);
+                out.push([Cell(from as u16), Cell(tcell), Cell(t.to)]);
             }
         }
     }
