@@ -336,6 +336,7 @@ pub enum Site {
 /// A problem found while checking or compiling a [`RulesSpec`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
+#[non_exhaustive]
 pub struct RulesError {
     /// Where.
     pub site: Site,
@@ -343,6 +344,41 @@ pub struct RulesError {
     pub message: String,
     /// How many more cases had the same problem at the same site (reported once).
     pub repeats: usize,
+    /// What kind of problem it is, as data a program can act on.
+    pub problem: Problem,
+}
+
+/// What kind of problem a [`RulesError`] is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A declared limit is passed. `limit` names it as the guide's table of limits and the
+    /// code do (`MAX_END_RULES`, `MAX_PATTERNS`, ...); `max` is its value and `found` what the
+    /// spec asks for.
+    Limit {
+        /// The limit's name.
+        limit: &'static str,
+        /// The most allowed.
+        max: usize,
+        /// What the spec has.
+        found: usize,
+    },
+    /// An expression that cannot be evaluated in a case the compiler tabulates.
+    Evaluation,
+    /// Anything else: the message says what.
+    Invalid,
+}
+
+impl RulesError {
+    /// A problem at `site`, said in `message`.
+    pub fn new(site: Site, message: impl Into<String>, problem: Problem) -> RulesError {
+        RulesError {
+            site,
+            message: message.into(),
+            repeats: 0,
+            problem,
+        }
+    }
 }
 
 impl ThenPlace {

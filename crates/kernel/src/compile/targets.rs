@@ -41,9 +41,10 @@ impl Compiler<'_> {
             .partition(|(_, e)| !e.deps().is_dynamic());
         let total: usize = self.spec.kinds.iter().map(|k| k.moves.len()).sum();
         if total > MAX_PATTERNS {
-            self.error(
+            self.limit(
                 Site::Game,
                 format!("the game has {total} move patterns; at most {MAX_PATTERNS} are supported"),
+                ("MAX_PATTERNS", MAX_PATTERNS, total),
             );
         }
 
@@ -235,7 +236,7 @@ impl Compiler<'_> {
                 });
                 if jumped.len() > MAX_PASSED_CELLS && !too_large {
                     too_large = true;
-                    self.error(
+                    self.limit(
                         site,
                         format!(
                             "with this pattern the moves of the game pass {} cells in all (slides \
@@ -243,6 +244,7 @@ impl Compiler<'_> {
                              cells), past the kernel's limit of {MAX_PASSED_CELLS}",
                             jumped.len()
                         ),
+                        ("MAX_PASSED_CELLS", MAX_PASSED_CELLS, jumped.len()),
                     );
                 }
             }

@@ -185,11 +185,7 @@ impl Reader<'_> {
         });
         self.diags.append(&mut checker.diags);
 
-        let mut spec = RulesSpec::new(
-            name,
-            geometry,
-            [players[0].clone(), players[1].clone()],
-        );
+        let mut spec = RulesSpec::new(name, geometry, [players[0].clone(), players[1].clone()]);
         spec.zones = zones;
         spec.attributes = attributes;
         spec.tags = tags;
