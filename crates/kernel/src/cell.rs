@@ -11,6 +11,12 @@ use std::fmt;
 pub const MAX_ROWS: usize = 32;
 /// The largest number of columns a board may have.
 pub const MAX_COLS: usize = 32;
+/// The most cells on one line of a board (a row, a column or a diagonal).
+pub(crate) const MAX_LINE: usize = if MAX_ROWS > MAX_COLS {
+    MAX_ROWS
+} else {
+    MAX_COLS
+};
 /// The largest number of cells a board may have.
 pub const MAX_CELLS: usize = MAX_ROWS * MAX_COLS;
 
@@ -118,8 +124,9 @@ impl CellSet {
         self.0[0]
     }
 
-    /// The set with every cell index moved by `by` (cells moved past either end are lost).
-    #[inline]
+    /// The set with every cell index moved by `by` (cells moved past either end are lost):
+    /// the reference for [`CellSet::shifted_within`].
+    #[cfg(test)]
     #[must_use]
     pub(crate) fn shifted(&self, by: i32) -> CellSet {
         let w = self.0;
@@ -146,6 +153,38 @@ impl CellSet {
                     0
                 };
                 out[i] = hi | carry;
+            }
+        }
+        CellSet(out)
+    }
+
+    /// The set shifted by `by` as [`CellSet::shifted`], then intersected with `mask`, for a set
+    /// and a mask within the first `words` words (a board of at most `64 * words` cells): the
+    /// words past them are not touched.
+    #[inline]
+    #[must_use]
+    pub(crate) fn shifted_within(&self, by: i32, mask: &CellSet, words: usize) -> CellSet {
+        let w = &self.0;
+        let words = words.min(WORDS);
+        let mut out = [0u64; WORDS];
+        let (q, r) = ((by.unsigned_abs() / 64) as usize, by.unsigned_abs() % 64);
+        if by >= 0 {
+            for i in q..words {
+                let carry = if r != 0 && i > q {
+                    w[i - q - 1] >> (64 - r)
+                } else {
+                    0
+                };
+                out[i] = ((w[i - q] << r) | carry) & mask.0[i];
+            }
+        } else {
+            for i in 0..words.min(WORDS.saturating_sub(q)) {
+                let carry = if r != 0 && i + q + 1 < WORDS {
+                    w[i + q + 1] << (64 - r)
+                } else {
+                    0
+                };
+                out[i] = ((w[i + q] >> r) | carry) & mask.0[i];
             }
         }
         CellSet(out)
@@ -274,5 +313,33 @@ mod tests {
         let t: CellSet = [Cell(1), Cell(2)].into_iter().collect();
         assert_eq!(s.intersection(&t).len(), 1);
         assert_eq!(s.union(&t).len(), 8);
+    }
+
+    #[test]
+    fn shifting_within_the_words_in_use_is_shifting_then_masking() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for cells in [1usize, 63, 64, 65, 90, 256, 361, 1000, MAX_CELLS] {
+            let words = cells.div_ceil(64);
+            let mut within = |_: ()| -> CellSet {
+                (0..cells)
+                    .filter(|_| next() % 3 == 0)
+                    .map(|i| Cell(i as u16))
+                    .collect()
+            };
+            for by in [-200, -65, -64, -33, -9, -1, 0, 1, 7, 8, 31, 64, 65, 129] {
+                let (set, mask) = (within(()), within(()));
+                assert_eq!(
+                    set.shifted_within(by, &mask, words),
+                    set.shifted(by).intersection(&mask),
+                    "{cells} cells, by {by}"
+                );
+            }
+        }
     }
 }

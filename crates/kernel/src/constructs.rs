@@ -83,12 +83,17 @@ pub(crate) struct GhostEntry {
 
 /// The cells strictly between `a` and `b` when they are on one line of the board (a row, a
 /// column or a diagonal); empty otherwise.
-pub(crate) fn between(g: &Geometry, a: Cell, b: Cell) -> arrayvec::ArrayVec<Cell, 16> {
+pub(crate) fn between(
+    g: &Geometry,
+    a: Cell,
+    b: Cell,
+) -> arrayvec::ArrayVec<Cell, { crate::cell::MAX_LINE }> {
     let (ra, ca) = (g.row(a) as i64, g.col(a) as i64);
     let (rb, cb) = (g.row(b) as i64, g.col(b) as i64);
     let (dr, dc) = (rb - ra, cb - ca);
     let n = dr.abs().max(dc.abs());
-    if n == 0 || n > 16 || (dr != 0 && dc != 0 && dr.abs() != dc.abs()) {
+    if n == 0 || n as usize >= crate::cell::MAX_LINE || (dr != 0 && dc != 0 && dr.abs() != dc.abs())
+    {
         return arrayvec::ArrayVec::new();
     }
     let (sr, sc) = (dr.signum(), dc.signum());
