@@ -114,3 +114,19 @@ fn cells_past_z_are_named_and_read_back_everywhere() {
     // A column past the board is refused, not wrapped.
     assert!(play(&mut game, "af5-ag5").is_err());
 }
+
+#[test]
+fn a_run_of_flips_across_a_32_cell_row_flips_every_disc() {
+    // One row of 32 cells: A's disc on a1, B's discs on b1..ae1; A placing on af1 encloses
+    // all thirty of them.
+    let pack = "[game]\nname = \"Row\"\nplayers = [\"A\", \"B\"]\n\n[board]\nrows = 1\ncols = 32\n\n\
+                [pieces.Disc]\nletter = \"D\"\nmoves = [\"place\"]\n\n\
+                [effects.flip]\nflip = \"all\"\nrequired = true\n\n\
+                [end.full]\nwhen = 'no_moves(opponent)'\ndraw = true\n";
+    let rules = rules(pack);
+    let text = format!("AD{} A", "BD".repeat(30) + "1");
+    let mut game = Game::from_position_string(rules, &text).unwrap();
+    play(&mut game, "af1").unwrap();
+    let after = game.position().to_position_string();
+    assert!(after.starts_with(&"AD".repeat(32)), "{after}");
+}
