@@ -83,3 +83,41 @@ fn one_sliding_kind_on_the_largest_board_loads_and_plays() {
     let along = (MAX_ROWS - 1) + (MAX_COLS - 1);
     assert_eq!(pos.perft(1).unwrap(), along as u64);
 }
+
+#[test]
+fn a_limit_passed_is_typed_data_an_embedder_can_read() {
+    use ply_kernel::expr::{Expr, Value};
+    use ply_kernel::spec::{
+        EndResult, EndSpec, KindSpec, MoveSpec, Pattern, PlayerSpec, Problem, RulesSpec, Site,
+    };
+    let g = ply_kernel::Geometry::new(3, 3).unwrap();
+    let all = ply_kernel::DirSet(0xff);
+    let players = [PlayerSpec::new("A", "A"), PlayerSpec::new("B", "B")];
+    let mut spec = RulesSpec::new("Limits", g, players);
+    let mut stone = KindSpec::new("Stone", "S");
+    stone
+        .moves
+        .push(MoveSpec::new("step all", Pattern::Step, [all, all]));
+    spec.kinds.push(stone);
+    for i in 0..MAX_END_RULES + 6 {
+        let never = Expr::Lit(Value::Bool(false));
+        spec.end
+            .push(EndSpec::new(format!("rule{i}"), never, EndResult::Draw));
+    }
+    let errors = ply_kernel::Rules::new(spec)
+        .err()
+        .expect("too many end rules");
+    let limit = errors
+        .iter()
+        .find(|e| matches!(e.problem, Problem::Limit { .. }))
+        .unwrap_or_else(|| panic!("no limit among {errors:?}"));
+    assert_eq!(
+        limit.problem,
+        Problem::Limit {
+            limit: "MAX_END_RULES",
+            max: MAX_END_RULES,
+            found: MAX_END_RULES + 6
+        }
+    );
+    assert_eq!(limit.site, Site::End(MAX_END_RULES));
+}

@@ -1,6 +1,7 @@
 //! Boards of more than 64 cells take other paths in the kernel (no step groups, occupancy in
 //! several words). Each pack in `tests/packs/wide/` is a shipped pack with hole columns added,
 //! so it is the same game: perft counts, legal moves and outcomes must agree move for move.
+//! The `_1024` packs are on the largest board, 32x32, with rows added above as well.
 
 mod common;
 
@@ -19,6 +20,14 @@ fn wide(name: &str, set: &[(&str, &str)]) -> Arc<Rules> {
     }
 }
 
+/// The shipped pack a wide one extends (`chess_1024.toml` is `chess.toml` on 32x32).
+fn shipped(name: &str) -> String {
+    match name.split_once("_1024") {
+        Some((game, _)) => format!("{game}.toml"),
+        None => name.to_string(),
+    }
+}
+
 /// A pack, its option settings, and a perft depth.
 type Case = (&'static str, &'static [(&'static str, &'static str)], u32);
 
@@ -28,6 +37,8 @@ const CASES: &[Case] = &[
     ("jungle.toml", &[], 4),
     ("breakthrough.toml", &[], 4),
     ("checkers.toml", &[], 6),
+    ("checkers_1024.toml", &[], 6),
+    ("chess_1024.toml", &[], 3),
 ];
 
 #[test]
@@ -41,7 +52,7 @@ fn wide_boards_are_wide() {
 #[test]
 fn perft_agrees_with_the_narrow_pack() {
     for (name, set, depth) in CASES {
-        let narrow = Position::start(common::pack(name, set))
+        let narrow = Position::start(common::pack(&shipped(name), set))
             .perft(*depth)
             .unwrap();
         let mut pos = Position::start(wide(name, set));
@@ -59,7 +70,7 @@ fn random_games_agree_move_for_move() {
     let mut rng = common::Rng(0x5EED_0F0B_0A2D_0000);
     let mut positions = 0;
     for (name, set, _) in CASES {
-        let (narrow_rules, wide_rules) = (common::pack(name, set), wide(name, set));
+        let (narrow_rules, wide_rules) = (common::pack(&shipped(name), set), wide(name, set));
         for _ in 0..15 {
             let mut narrow = Game::new(narrow_rules.clone());
             let mut wide = Game::new(wide_rules.clone());

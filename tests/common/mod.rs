@@ -87,8 +87,9 @@ pub fn play(
     game: &mut ply_kernel::Game,
     path: &str,
 ) -> Result<ply_kernel::Status, ply_kernel::MoveError> {
-    let p = cells(game.rules(), path);
-    game.play_path(None, &p)
+    let (p, choice) = ply_kernel::parse_move(game.rules(), path)
+        .unwrap_or_else(|e| panic!("`{path}` does not read: {e}"));
+    game.play_path_choosing(None, &p, choice)
 }
 
 /// The legal moves, in notation, sorted.

@@ -367,7 +367,7 @@ impl Gen<'_> {
 
     /// The name of a cell given by row from the top and column.
     fn name(&self, (r, c): (usize, usize)) -> String {
-        format!("{}{}", (b'a' + c as u8) as char, self.rows - r)
+        format!("{}{}", ply_kernel::column_name(c), self.rows - r)
     }
 
     fn names(&self, cells: &[(usize, usize)]) -> String {

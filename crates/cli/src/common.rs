@@ -101,7 +101,7 @@ pub fn position_at(rules: Arc<Rules>, position: Option<&str>) -> Result<Position
 pub fn parse_cell(rules: &Rules, text: &str) -> Result<Cell, CliError> {
     let g = rules.geometry();
     g.parse_cell(text.trim()).ok_or_else(|| {
-        let last = (b'a' + g.cols().saturating_sub(1) as u8) as char;
+        let last = g.last_column_name();
         CliError::Invalid(format!(
             "`{text}` is not a cell of this board (columns a to {last}, rows 1 to {})",
             g.rows()

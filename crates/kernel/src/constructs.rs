@@ -15,7 +15,7 @@ pub(crate) const LISTED: u8 = 1;
 /// One way a cell can be attacked: the attacker `code` on `from`, by `target`.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct AttackEntry {
-    pub from: u8,
+    pub from: u16,
     pub code: u8,
     pub how: u8,
     /// For [`LISTED`]: the index of the target in [`Rules::targets`].
@@ -44,7 +44,7 @@ pub(crate) struct Attacks {
 /// A cell on a ray out of an attacked cell.
 #[derive(Copy, Clone, Debug, Default)]
 pub(crate) struct RayCell {
-    pub cell: u8,
+    pub cell: u16,
     pub direct: u128,
     pub screen: u128,
 }
@@ -76,19 +76,24 @@ pub(crate) struct Compound {
 /// pattern `rule`.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct GhostEntry {
-    pub from: u8,
+    pub from: u16,
     pub code: u8,
     pub rule: u8,
 }
 
 /// The cells strictly between `a` and `b` when they are on one line of the board (a row, a
 /// column or a diagonal); empty otherwise.
-pub(crate) fn between(g: &Geometry, a: Cell, b: Cell) -> arrayvec::ArrayVec<Cell, 16> {
+pub(crate) fn between(
+    g: &Geometry,
+    a: Cell,
+    b: Cell,
+) -> arrayvec::ArrayVec<Cell, { crate::cell::MAX_LINE }> {
     let (ra, ca) = (g.row(a) as i64, g.col(a) as i64);
     let (rb, cb) = (g.row(b) as i64, g.col(b) as i64);
     let (dr, dc) = (rb - ra, cb - ca);
     let n = dr.abs().max(dc.abs());
-    if n == 0 || n > 16 || (dr != 0 && dc != 0 && dr.abs() != dc.abs()) {
+    if n == 0 || n as usize >= crate::cell::MAX_LINE || (dr != 0 && dc != 0 && dr.abs() != dc.abs())
+    {
         return arrayvec::ArrayVec::new();
     }
     let (sr, sc) = (dr.signum(), dc.signum());

@@ -7,6 +7,7 @@ use crate::piece::{KindId, PLAYERS, Piece, Player};
 
 /// A player as the spec describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PlayerSpec {
     /// Name, as in `A` or `RABBIT`.
     pub name: String,
@@ -25,6 +26,7 @@ pub enum ZoneCells {
 
 /// A named zone of the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ZoneSpec {
     /// Name, as used in expressions.
     pub name: String,
@@ -32,6 +34,27 @@ pub struct ZoneSpec {
     pub cells: ZoneCells,
     /// One character drawn on the zone's empty cells when the board is rendered.
     pub mark: Option<char>,
+}
+
+impl PlayerSpec {
+    /// A player named `name` whose pieces' codes start with `symbol`.
+    pub fn new(name: impl Into<String>, symbol: impl Into<String>) -> PlayerSpec {
+        PlayerSpec {
+            name: name.into(),
+            symbol: symbol.into(),
+        }
+    }
+}
+
+impl ZoneSpec {
+    /// A zone with no mark.
+    pub fn new(name: impl Into<String>, cells: ZoneCells) -> ZoneSpec {
+        ZoneSpec {
+            name: name.into(),
+            cells,
+            mark: None,
+        }
+    }
 }
 
 /// The static facts of a game: geometry, players, zones and kinds. Expressions are evaluated

@@ -26,6 +26,8 @@ pub(crate) struct Steps {
     has: [CellSet; 8],
     delta: [i32; 8],
     board: CellSet,
+    /// The words of a cell set the board uses.
+    words: usize,
 }
 
 impl Steps {
@@ -45,14 +47,14 @@ impl Steps {
             has,
             delta,
             board: *g.cells(),
+            words: g.len().div_ceil(64),
         }
     }
 
     /// The cells whose neighbour in `d` is in `set`.
     #[inline]
     fn back(&self, set: &CellSet, d: Dir) -> CellSet {
-        set.shifted(-self.delta[d as usize])
-            .intersection(&self.has[d as usize])
+        set.shifted_within(-self.delta[d as usize], &self.has[d as usize], self.words)
     }
 
     /// The cells whose neighbour in one of `dirs` is in `set`.

@@ -29,58 +29,26 @@
 //! A 3x3 board where stones step orthogonally, built by hand:
 //!
 //! ```
-//! use ply_kernel::spec::{CaptureMode, KindSpec, MoveSpec, Pattern, PlayerSpec, RulesSpec};
+//! use ply_kernel::spec::{KindSpec, MoveSpec, Pattern, PlayerSpec, RulesSpec};
 //! use ply_kernel::{DirSet, Game, Geometry, KindId, Piece, Player, Rules, Status};
 //! use std::sync::Arc;
 //!
 //! let g = Geometry::new(3, 3).unwrap();
 //! let orthogonal = DirSet(0b0101_0101);
-//! let stone = KindSpec {
-//!     name: "Stone".into(),
-//!     letter: "S".into(),
-//!     attrs: vec![],
-//!     tags: vec![],
-//!     moves: vec![MoveSpec {
-//!         text: "step orthogonal".into(),
-//!         pattern: Pattern::Step,
-//!         dirs: [orthogonal, orthogonal],
-//!         mode: CaptureMode::Any,
-//!         condition: None,
-//!         then: None,
-//!         leaves_ghost: false,
-//!         takes_ghost: false,
-//!     }],
-//!     promotion: None,
-//!     supply: None,
-//!     royal: false,
-//!     resets_idle: false,
-//!     at_most: None,
-//!     never_in: None,
-//! };
-//! let player = |n: &str| PlayerSpec { name: n.into(), symbol: n.into() };
+//! let mut stone = KindSpec::new("Stone", "S");
+//! stone.moves.push(MoveSpec::new(
+//!     "step orthogonal",
+//!     Pattern::Step,
+//!     [orthogonal, orthogonal],
+//! ));
 //! let kind = KindId::new(0).unwrap();
-//! let spec = RulesSpec {
-//!     name: "Stones".into(),
-//!     geometry: g.clone(),
-//!     players: [player("W"), player("B")],
-//!     zones: vec![],
-//!     attributes: vec![],
-//!     tags: vec![],
-//!     kinds: vec![stone],
-//!     enter: vec![],
-//!     capture: vec![],
-//!     place: vec![],
-//!     end: vec![],
-//!     setup: vec![
-//!         (Piece::new(kind, Player::FIRST), g.parse_cell("a1").unwrap()),
-//!         (Piece::new(kind, Player::SECOND), g.parse_cell("c3").unwrap()),
-//!     ],
-//!     must_capture: false,
-//!     effects: Vec::new(),
-//!     pass: false,
-//!     compounds: Vec::new(),
-//!     fen: None,
-//! };
+//! let players = [PlayerSpec::new("W", "W"), PlayerSpec::new("B", "B")];
+//! let mut spec = RulesSpec::new("Stones", g.clone(), players);
+//! spec.kinds.push(stone);
+//! spec.setup = vec![
+//!     (Piece::new(kind, Player::FIRST), g.parse_cell("a1").unwrap()),
+//!     (Piece::new(kind, Player::SECOND), g.parse_cell("c3").unwrap()),
+//! ];
 //! let rules = Arc::new(Rules::new(spec).expect("a valid spec"));
 //! let mut game = Game::new(rules.clone());
 //! assert_eq!(game.legal_moves().unwrap().len(), 2);
@@ -124,7 +92,7 @@ pub use expr::MAX_EXPR_DEPTH;
 pub use facts::{Core, StandingError};
 pub use forms::MoveForms;
 pub use game::Game;
-pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError};
+pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError, column_index, column_name};
 pub use limits::{MAX_END_RULES, MAX_HOPS, MAX_MOVES, MAX_PASSED_CELLS, MoveLimit};
 pub use moves::{Move, MoveList, MoveParts};
 pub use notation::{

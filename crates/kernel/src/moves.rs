@@ -261,13 +261,13 @@ impl Move {
     /// The cell of the piece this move takes because it has just passed the destination.
     #[inline]
     pub(crate) fn ghost_victim(&self) -> Option<Cell> {
-        (self.meta & GHOST != 0).then_some(Cell((self.extra >> 16) as u8))
+        (self.meta & GHOST != 0).then_some(Cell((self.extra >> 16) as u16))
     }
 
     /// For a compound move, the cell its partner starts on.
     #[inline]
     pub(crate) fn compound_partner(&self) -> Option<Cell> {
-        (self.meta & COMPOUND != 0).then_some(Cell((self.extra >> 16) as u8))
+        (self.meta & COMPOUND != 0).then_some(Cell((self.extra >> 16) as u16))
     }
 
     /// The code the moved piece promotes to by this move's choice.
@@ -303,7 +303,7 @@ impl Move {
     /// The cell of the second part of the turn, if it has one.
     #[inline]
     pub fn second(&self) -> Option<Cell> {
-        (self.meta & SECOND != 0).then_some(Cell(self.extra as u8))
+        (self.meta & SECOND != 0).then_some(Cell(self.extra as u16))
     }
 
     /// This move with its destination replaced by `to`.
@@ -328,13 +328,13 @@ impl Move {
     /// The cell the piece leaves.
     #[inline]
     pub fn from(&self) -> Cell {
-        Cell((self.meta & CELL_MASK) as u8)
+        Cell((self.meta & CELL_MASK) as u16)
     }
 
     /// The cell the piece ends on.
     #[inline]
     pub fn to(&self) -> Cell {
-        Cell(((self.meta >> TO_SHIFT) & CELL_MASK) as u8)
+        Cell(((self.meta >> TO_SHIFT) & CELL_MASK) as u16)
     }
 
     #[inline(always)]
@@ -716,7 +716,7 @@ mod layout {
     use super::*;
 
     fn cell(i: u16) -> Cell {
-        Cell(i as u8)
+        Cell(i)
     }
 
     /// Every combination of what a move carries: the ones a pattern can produce pack and

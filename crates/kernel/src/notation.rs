@@ -367,7 +367,9 @@ impl Position {
         state.set_side(&rules, side);
         let mut setup = false;
         for f in fields {
-            let at = text.find(f).unwrap_or(0);
+            // The field's own offset (a search for its text would be quadratic, and would
+            // point at an earlier equal field).
+            let at = f.as_ptr() as usize - text.as_ptr() as usize;
             if let Some(n) = f.strip_prefix("idle=") {
                 state.idle = n.parse().map_err(|_| err(at, bad_clock("idle clock", n)))?;
             } else if let Some(n) = f.strip_prefix("clock=") {
@@ -601,7 +603,14 @@ pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError>
     let mut i = 0;
     let b = t.as_bytes();
     while i < b.len() {
-        if matches!(b[i], b'-' | b'x' | b':' | b'/') && !cells.is_empty() {
+        // Between cells: `-`, `:`, `/`, or `x` when no row number follows it (`x5` is a cell
+        // of column x on a wide board).
+        let separator = match b[i] {
+            b'-' | b':' | b'/' => true,
+            b'x' => !b.get(i + 1).is_some_and(u8::is_ascii_digit),
+            _ => false,
+        };
+        if separator && !cells.is_empty() {
             i += 1;
             continue;
         }
@@ -609,7 +618,11 @@ pub fn parse_path(rules: &Rules, text: &str) -> Result<Vec<Cell>, NotationError>
         if !b[i].is_ascii_lowercase() {
             return Err(bad(NotationErrorKind::ExpectedCell(t[i..].to_string())));
         }
+        // A column name is one or two letters; an `x` after a cell's digits is a separator.
         i += 1;
+        if i < b.len() && b[i].is_ascii_lowercase() {
+            i += 1;
+        }
         while i < b.len() && b[i].is_ascii_digit() {
             i += 1;
         }

@@ -13,6 +13,7 @@
 //! aligned and the marking reads the same in a terminal, a pipe or a test snapshot.
 
 use crate::Cell;
+use crate::geometry::column_name;
 use crate::position::Position;
 use crate::spec::ZoneCells;
 use crate::status::Outcome;
@@ -42,7 +43,7 @@ impl Position {
         let header = |out: &mut String| {
             let _ = write!(out, "{:label$} ", "");
             for c in 0..g.cols() {
-                let _ = write!(out, " {:<w$}", (b'a' + c as u8) as char);
+                let _ = write!(out, " {:<w$}", column_name(c));
             }
             out.push('\n');
         };

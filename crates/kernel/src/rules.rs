@@ -198,7 +198,7 @@ impl Rules {
     }
 
     #[inline]
-    pub(crate) fn slot(&self, piece: u8, from: u8) -> &Slot {
+    pub(crate) fn slot(&self, piece: u8, from: u16) -> &Slot {
         &self.slots[piece as usize][from as usize]
     }
 
@@ -218,7 +218,7 @@ impl Rules {
     }
 
     #[inline]
-    pub(crate) fn targets(&self, piece: u8, from: u8) -> &[Target] {
+    pub(crate) fn targets(&self, piece: u8, from: u16) -> &[Target] {
         self.listed(self.slot(piece, from))
     }
 

@@ -3,6 +3,11 @@
 //!
 //! Nothing here is read during play: [`crate::Rules::new`] compiles a spec into tables and keeps
 //! only the names it needs to talk about the game.
+//!
+//! Every type here is `#[non_exhaustive]`, so that a new construct (a field or a variant) is
+//! not a breaking change for embedders: build a spec with the `new` constructors, which fill
+//! what they do not take with the plain default (no condition, no promotion, nothing in
+//! hand, ...), then set the public fields you need.
 
 use crate::cell::Cell;
 use crate::expr::Expr;
@@ -12,6 +17,7 @@ use crate::piece::{KindId, PLAYERS, Piece};
 
 /// Whether a move pattern may capture by moving onto an enemy piece.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CaptureMode {
     /// Onto an empty cell, or onto an enemy piece that may be captured.
     Any,
@@ -23,6 +29,7 @@ pub enum CaptureMode {
 
 /// The geometric pattern of a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Pattern {
     /// One cell in one of the directions.
     Step,
@@ -71,6 +78,7 @@ pub enum Pattern {
 
 /// The second part of a turn: after the move, the same player places a piece.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ThenPlace {
     /// The kind placed (owned by the player).
     pub kind: KindId,
@@ -81,6 +89,7 @@ pub struct ThenPlace {
 
 /// One way a kind of piece moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MoveSpec {
     /// How the designer wrote it, for messages (`step orthogonal`).
     pub text: String,
@@ -105,6 +114,7 @@ pub struct MoveSpec {
 
 /// A kind of piece.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct KindSpec {
     /// Name, as in `Lion`.
     pub name: String,
@@ -136,6 +146,7 @@ pub struct KindSpec {
 
 /// What an effect does to the pieces around a moved or placed piece.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EffectKind {
     /// An enemy piece between the piece and a hostile cell (a piece of the mover's side, or a
     /// cell where `hostile` holds) is removed.
@@ -150,6 +161,7 @@ pub enum EffectKind {
 /// An effect applied after every move (after its second part, if any), around the cell the
 /// piece arrived on.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EffectSpec {
     /// Name, for messages.
     pub name: String,
@@ -168,6 +180,7 @@ pub struct EffectSpec {
 
 /// A piece changing kind when it ends a move (or a hop of a chain) in a zone.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Promotion {
     /// The kind it becomes.
     pub to: KindId,
@@ -183,6 +196,7 @@ pub struct Promotion {
 /// A move of two pieces at once, both unmoved: the mover goes to its cell and the partner,
 /// the first piece met from the mover in the direction, goes to its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CompoundSpec {
     /// Name, for messages and FEN.
     pub name: String,
@@ -200,6 +214,7 @@ pub struct CompoundSpec {
 
 /// How a game's positions are written in Forsyth-Edwards notation.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct FenSpec {
     /// The letter of each kind (upper case: the first player's piece; lower case: the
     /// second's).
@@ -213,6 +228,7 @@ pub struct FenSpec {
 
 /// A named predicate.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct NamedRule {
     /// The name a rejected move reports.
     pub name: String,
@@ -222,6 +238,7 @@ pub struct NamedRule {
 
 /// What an end rule decides.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EndResult {
     /// This player (an expression over `player` and `opponent`) wins.
     Winner(Expr),
@@ -231,6 +248,7 @@ pub enum EndResult {
 
 /// A condition that ends the game, checked after every move.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EndSpec {
     /// Name, for messages.
     pub name: String,
@@ -243,6 +261,7 @@ pub struct EndSpec {
 /// Everything a game is, unchecked. A front end (the rules language) fills it in and
 /// [`crate::Rules::new`] checks and compiles it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RulesSpec {
     /// The game's name.
     pub name: String,
@@ -282,6 +301,7 @@ pub struct RulesSpec {
 
 /// Where in the spec a problem lies, so that a front end can point at its source.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Site {
     /// An enter rule, by index.
     Enter(usize),
@@ -316,6 +336,7 @@ pub enum Site {
 /// A problem found while checking or compiling a [`RulesSpec`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
+#[non_exhaustive]
 pub struct RulesError {
     /// Where.
     pub site: Site,
@@ -323,4 +344,182 @@ pub struct RulesError {
     pub message: String,
     /// How many more cases had the same problem at the same site (reported once).
     pub repeats: usize,
+    /// What kind of problem it is, as data a program can act on.
+    pub problem: Problem,
+}
+
+/// What kind of problem a [`RulesError`] is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A declared limit is passed. `limit` names it as the guide's table of limits and the
+    /// code do (`MAX_END_RULES`, `MAX_PATTERNS`, ...); `max` is its value and `found` what the
+    /// spec asks for.
+    Limit {
+        /// The limit's name.
+        limit: &'static str,
+        /// The most allowed.
+        max: usize,
+        /// What the spec has.
+        found: usize,
+    },
+    /// An expression that cannot be evaluated in a case the compiler tabulates.
+    Evaluation,
+    /// Anything else: the message says what.
+    Invalid,
+}
+
+impl RulesError {
+    /// A problem at `site`, said in `message`.
+    pub fn new(site: Site, message: impl Into<String>, problem: Problem) -> RulesError {
+        RulesError {
+            site,
+            message: message.into(),
+            repeats: 0,
+            problem,
+        }
+    }
+}
+
+impl ThenPlace {
+    /// A second part placing a piece of `kind`, reached from the landing cell along `dirs`.
+    pub fn new(kind: KindId, dirs: [DirSet; PLAYERS]) -> ThenPlace {
+        ThenPlace { kind, dirs }
+    }
+}
+
+impl MoveSpec {
+    /// A pattern in the given directions that captures where it may ([`CaptureMode::Any`]),
+    /// with no condition, no second part and no ghost.
+    pub fn new(text: impl Into<String>, pattern: Pattern, dirs: [DirSet; PLAYERS]) -> MoveSpec {
+        MoveSpec {
+            text: text.into(),
+            pattern,
+            dirs,
+            mode: CaptureMode::Any,
+            condition: None,
+            then: None,
+            leaves_ghost: false,
+            takes_ghost: false,
+        }
+    }
+}
+
+impl KindSpec {
+    /// A kind with no attributes, tags or moves, no promotion, an unlimited supply, not
+    /// royal, no limit on its pieces.
+    pub fn new(name: impl Into<String>, letter: impl Into<String>) -> KindSpec {
+        KindSpec {
+            name: name.into(),
+            letter: letter.into(),
+            attrs: Vec::new(),
+            tags: Vec::new(),
+            moves: Vec::new(),
+            promotion: None,
+            supply: None,
+            royal: false,
+            resets_idle: false,
+            at_most: None,
+            never_in: None,
+        }
+    }
+}
+
+impl EffectSpec {
+    /// An effect on every enemy piece, with no hostile cells but the mover's pieces, not
+    /// required.
+    pub fn new(name: impl Into<String>, kind: EffectKind, dirs: DirSet) -> EffectSpec {
+        EffectSpec {
+            name: name.into(),
+            kind,
+            dirs,
+            target: None,
+            hostile: None,
+            required: false,
+        }
+    }
+}
+
+impl Promotion {
+    /// Becoming `to` in `zone`, with no choice, not ending a hop chain.
+    pub fn new(to: KindId, zone: usize) -> Promotion {
+        Promotion {
+            to,
+            choices: Vec::new(),
+            zone,
+            ends_chain: false,
+        }
+    }
+}
+
+impl CompoundSpec {
+    /// A compound move of `mover` with the first `partner` met in `dir`, ending on `mover_to`
+    /// and `partner_to` (all by player).
+    pub fn new(
+        name: impl Into<String>,
+        (mover, partner): (KindId, KindId),
+        dir: [crate::geometry::Dir; PLAYERS],
+        mover_to: [Cell; PLAYERS],
+        partner_to: [Cell; PLAYERS],
+    ) -> CompoundSpec {
+        CompoundSpec {
+            name: name.into(),
+            mover,
+            partner,
+            dir,
+            mover_to,
+            partner_to,
+        }
+    }
+}
+
+impl NamedRule {
+    /// A predicate with the name a refused move reports.
+    pub fn new(name: impl Into<String>, expr: Expr) -> NamedRule {
+        NamedRule {
+            name: name.into(),
+            expr,
+        }
+    }
+}
+
+impl EndSpec {
+    /// An end rule.
+    pub fn new(name: impl Into<String>, when: Expr, result: EndResult) -> EndSpec {
+        EndSpec {
+            name: name.into(),
+            when,
+            result,
+        }
+    }
+}
+
+impl RulesSpec {
+    /// A game on `geometry` between `players` with nothing else: no zones, kinds, rules,
+    /// setup, effects or compound moves, no mandatory capture, no passing, no FEN.
+    pub fn new(
+        name: impl Into<String>,
+        geometry: Geometry,
+        players: [PlayerSpec; PLAYERS],
+    ) -> RulesSpec {
+        RulesSpec {
+            name: name.into(),
+            geometry,
+            players,
+            zones: Vec::new(),
+            attributes: Vec::new(),
+            tags: Vec::new(),
+            kinds: Vec::new(),
+            enter: Vec::new(),
+            capture: Vec::new(),
+            place: Vec::new(),
+            end: Vec::new(),
+            setup: Vec::new(),
+            must_capture: false,
+            effects: Vec::new(),
+            pass: false,
+            compounds: Vec::new(),
+            fen: None,
+        }
+    }
 }

@@ -21,9 +21,9 @@ pub(crate) const SLIDE: u8 = 3;
 /// One precomputed destination of one move pattern from one cell.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Target {
-    pub to: u8,
+    pub to: u16,
     /// For a hop: the cell hopped over.
-    pub over: u8,
+    pub over: u16,
     /// Index into [`Rules::moves`].
     pub rule: u8,
     pub kind: u8,
@@ -61,7 +61,7 @@ pub(crate) const RAY: u8 = 128;
 /// code).
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Jumped {
-    pub cell: u8,
+    pub cell: u16,
     pub block_base: u32,
 }
 
@@ -287,8 +287,8 @@ pub(crate) struct CompiledEnd {
     pub winner: Option<Expr>,
 }
 
-/// A table by piece byte, then cell: indexed by a `u8` code and a `u8` cell, it needs no
-/// bounds check. Rows past the rules' piece codes stay at their fill value.
+/// A table by piece byte, then cell: indexed by a `u8` code and a cell (below
+/// [`MAX_CELLS`]). Rows past the rules' piece codes stay at their fill value.
 pub(crate) type CodeTable<T> = [[T; MAX_CELLS]; 256];
 
 pub(crate) fn code_table<T: Copy>(fill: T) -> Box<CodeTable<T>> {

@@ -40,7 +40,8 @@ impl Locs {
             Site::Zone(i) => self.zones.get(i).copied(),
             Site::Effect(i) => self.effects.get(i).copied(),
             Site::Compound(i) => self.compounds.get(i).copied(),
-            Site::Players | Site::Game | Site::Fen => self.players,
+            // The game as a whole, and sites a newer kernel may add: the players' line.
+            _ => self.players,
         }
     }
 }

@@ -141,7 +141,7 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, (crate::KindId, String)>
         let start = out.entries.len() as u32;
         out.entries.extend(list);
         out.ranges.push((start, out.entries.len() as u32));
-        let x = Cell((at % stride) as u8);
+        let x = Cell((at % stride) as u16);
         let mut rays = Vec::new();
         for d in crate::geometry::Dir::ALL {
             let mine: Vec<_> = slides[at].iter().filter(|s| s.0 == d).collect();

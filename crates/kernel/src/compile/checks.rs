@@ -13,7 +13,7 @@ pub(super) fn flatten(
     moves: &[CompiledMove],
     targets: &mut [Target],
     index: &[(u32, u16)],
-    jumped_cells: &[u8],
+    jumped_cells: &[u16],
     class: &[u8],
     stride: usize,
 ) -> (Vec<u64>, Vec<u64>, Vec<Jumped>, Vec<CapLayout>) {
@@ -107,7 +107,7 @@ pub(super) fn flatten(
                 for j in js..js + t.jumped_len as usize {
                     let c = jumped_cells[j] as usize;
                     jumped[j] = Jumped {
-                        cell: c as u8,
+                        cell: c as u16,
                         block_base: (at + piece * s[0] + class[c] as usize * s[1]) as u32,
                     };
                 }

@@ -89,13 +89,14 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     }
     compiler.check_special();
     if moves.len() > targets::MAX_PATTERNS {
-        compiler.error(
+        compiler.limit(
             Site::Game,
             format!(
                 "the game has {} move patterns with its pass; at most {} are supported",
                 moves.len(),
                 targets::MAX_PATTERNS
             ),
+            ("MAX_PATTERNS", targets::MAX_PATTERNS, moves.len()),
         );
     }
     let effects = compiler.effects();
@@ -109,12 +110,13 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     );
     let (end, deferred) = compiler.ends();
     if spec.end.len() > MAX_END_RULES {
-        compiler.error(
+        compiler.limit(
             Site::End(MAX_END_RULES),
             format!(
                 "the game has {} end rules; at most {MAX_END_RULES} are supported",
                 spec.end.len()
             ),
+            ("MAX_END_RULES", MAX_END_RULES, spec.end.len()),
         );
     }
     let stride = spec.geometry.len();
@@ -240,13 +242,11 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     let uses_passes = spec_reads(&spec, Var::Passes);
     if uses_passes && !spec.pass {
         // Reported with the end rules' sites by the front end; here, one message.
-        return Err(vec![RulesError {
-            site: Site::Game,
-            message:
-                "an end rule reads `passes`, but the game has no passing (`pass = true` in [game])"
-                    .into(),
-            repeats: 0,
-        }]);
+        return Err(vec![RulesError::new(
+            Site::Game,
+            "an end rule reads `passes`, but the game has no passing (`pass = true` in [game])",
+            Problem::Invalid,
+        )]);
     }
     let narrow = stride <= MASK_CELLS;
     let history = uses_idle || uses_repetitions;
@@ -389,11 +389,11 @@ fn special_tables(
     rules.fen = spec.fen.clone();
     if rules.royal.iter().any(|&r| r != 0) {
         rules.attacks = attacks::attacks(rules).map_err(|(kind, message)| {
-            vec![RulesError {
-                site: Site::Kind(kind.index()),
+            vec![RulesError::new(
+                Site::Kind(kind.index()),
                 message,
-                repeats: 0,
-            }]
+                Problem::Invalid,
+            )]
         })?;
     }
     rules.special = rules.royal.iter().any(|&r| r != 0)
@@ -487,28 +487,31 @@ fn spec_reads(spec: &RulesSpec, var: Var) -> bool {
 }
 
 fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
-    let mut err = |site, message: String| {
-        errors.push(RulesError {
-            site,
-            message,
-            repeats: 0,
-        })
+    let limit = |message: String, (limit, max, found)| {
+        let problem = Problem::Limit { limit, max, found };
+        RulesError::new(Site::Game, message, problem)
     };
     if spec.kinds.is_empty() {
-        err(Site::Game, "the game defines no kind of piece".into());
+        let message = "the game defines no kind of piece";
+        errors.push(RulesError::new(Site::Game, message, Problem::Invalid));
     }
     if spec.kinds.len() > MAX_KINDS {
-        err(
-            Site::Game,
+        errors.push(limit(
             format!(
                 "the game defines {} kinds of piece; at most {MAX_KINDS} are supported",
                 spec.kinds.len()
             ),
-        );
+            ("MAX_KINDS", MAX_KINDS, spec.kinds.len()),
+        ));
     }
     if spec.tags.len() > 64 {
-        err(Site::Game, "at most 64 tags are supported".into());
+        errors.push(limit(
+            "at most 64 tags are supported".into(),
+            ("tags", 64, spec.tags.len()),
+        ));
     }
+    let mut err =
+        |site, message: String| errors.push(RulesError::new(site, message, Problem::Invalid));
     if spec.players[0].name == spec.players[1].name {
         err(Site::Players, "the two players have the same name".into());
     }
@@ -614,26 +617,34 @@ struct Compiler<'a> {
     causes: HashMap<(Site, String), (usize, usize)>,
 }
 
-type MoveTables = (Vec<CompiledMove>, Vec<Target>, Vec<(u32, u16)>, Vec<u8>);
+type MoveTables = (Vec<CompiledMove>, Vec<Target>, Vec<(u32, u16)>, Vec<u16>);
 
 impl Compiler<'_> {
     fn error(&mut self, site: Site, message: impl Into<String>) {
         let message = message.into();
-        self.report(site, message.clone(), message);
+        self.report(site, message.clone(), message, Problem::Invalid);
+    }
+
+    /// A declared limit passed: `(name, max, found)`.
+    fn limit(
+        &mut self,
+        site: Site,
+        message: impl Into<String>,
+        (limit, max, found): (&'static str, usize, usize),
+    ) {
+        let message = message.into();
+        let problem = Problem::Limit { limit, max, found };
+        self.report(site, message.clone(), message, problem);
     }
 
     /// Reports an error once per site and cause: later cases of the same cause are counted,
     /// and the first one's message says how many more there were.
-    fn report(&mut self, site: Site, cause: String, message: String) {
+    fn report(&mut self, site: Site, cause: String, message: String, problem: Problem) {
         match self.causes.get_mut(&(site, cause.clone())) {
             Some((_, more)) => *more += 1,
             None => {
                 self.causes.insert((site, cause), (self.errors.len(), 0));
-                self.errors.push(RulesError {
-                    site,
-                    message,
-                    repeats: 0,
-                });
+                self.errors.push(RulesError::new(site, message, problem));
             }
         }
     }
@@ -641,7 +652,8 @@ impl Compiler<'_> {
     /// An expression that cannot be evaluated in one case of those the compiler tabulates: the
     /// case (a move that can happen) is named; the other cases with the same error are counted.
     fn eval_error(&mut self, site: Site, e: EvalError, case: impl FnOnce() -> String) {
-        self.report(site, e.to_string(), format!("{e}, when {}", case()));
+        let message = format!("{e}, when {}", case());
+        self.report(site, e.to_string(), message, Problem::Evaluation);
     }
 
     /// The place rules, in order.
@@ -701,11 +713,12 @@ impl Compiler<'_> {
             let depth = e.depth();
             if depth > MAX_EXPR_DEPTH {
                 ok = false;
-                self.error(
+                self.limit(
                     site,
                     format!(
                         "this expression nests too deeply ({depth} levels); the limit is {MAX_EXPR_DEPTH}"
                     ),
+                    ("MAX_EXPR_DEPTH", MAX_EXPR_DEPTH, depth),
                 );
             }
         }
@@ -752,7 +765,7 @@ impl Compiler<'_> {
         let mut signatures: Vec<Vec<u32>> = Vec::new();
         let mut class = vec![0u8; MAX_CELLS];
         for (i, slot) in class.iter_mut().enumerate().take(g.len()) {
-            let cell = Cell(i as u8);
+            let cell = Cell(i as u16);
             let mut sig = Vec::new();
             if deps.any(Deps::CELL_IDENTITY) {
                 sig.push(i as u32);

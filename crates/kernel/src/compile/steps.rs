@@ -106,7 +106,7 @@ mod tests {
     use super::*;
     use crate::tables::STEP;
 
-    fn target(to: u8, rule: u8, flags: u8) -> Target {
+    fn target(to: u16, rule: u8, flags: u8) -> Target {
         Target {
             to,
             over: 0,
@@ -150,7 +150,7 @@ mod tests {
 
     #[test]
     fn a_slot_of_table_hops_knows_the_cells_it_hops_over() {
-        let hop = |to: u8, over: u8| Target {
+        let hop = |to: u16, over: u16| Target {
             over,
             kind: HOP,
             flags: HOPS | CAPTURE,

@@ -26,7 +26,7 @@ impl Compiler<'_> {
         let stride = g.len();
         let codes = 1 + PLAYERS * self.spec.kinds.len();
         let mut per: Vec<Vec<Target>> = vec![Vec::new(); codes * stride];
-        let mut jumped: Vec<u8> = Vec::new();
+        let mut jumped: Vec<u16> = Vec::new();
         let (static_enter, dynamic_enter): (Vec<Checked>, Vec<Checked>) = self
             .spec
             .enter
@@ -41,9 +41,10 @@ impl Compiler<'_> {
             .partition(|(_, e)| !e.deps().is_dynamic());
         let total: usize = self.spec.kinds.iter().map(|k| k.moves.len()).sum();
         if total > MAX_PATTERNS {
-            self.error(
+            self.limit(
                 Site::Game,
                 format!("the game has {total} move patterns; at most {MAX_PATTERNS} are supported"),
+                ("MAX_PATTERNS", MAX_PATTERNS, total),
             );
         }
 
@@ -235,7 +236,7 @@ impl Compiler<'_> {
                 });
                 if jumped.len() > MAX_PASSED_CELLS && !too_large {
                     too_large = true;
-                    self.error(
+                    self.limit(
                         site,
                         format!(
                             "with this pattern the moves of the game pass {} cells in all (slides \
@@ -243,6 +244,7 @@ impl Compiler<'_> {
                              cells), past the kernel's limit of {MAX_PASSED_CELLS}",
                             jumped.len()
                         ),
+                        ("MAX_PASSED_CELLS", MAX_PASSED_CELLS, jumped.len()),
                     );
                 }
             }
@@ -278,7 +280,7 @@ fn capture_cases(per: &[Vec<Target>], rule: u8, class: &[u8], stride: usize) -> 
             let tcell = if t.kind == HOP { t.over } else { t.to };
             let key = (class[from], class[tcell as usize], class[t.to as usize]);
             if seen.insert(key) {
-                out.push([Cell(from as u8), Cell(tcell), Cell(t.to)]);
+                out.push([Cell(from as u16), Cell(tcell), Cell(t.to)]);
             }
         }
     }

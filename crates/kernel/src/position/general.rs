@@ -282,7 +282,7 @@ impl State {
                     }
                 }
                 EffectKind::Flip => {
-                    let mut run: ArrayVec<Cell, 16> = ArrayVec::new();
+                    let mut run: ArrayVec<Cell, { crate::cell::MAX_LINE }> = ArrayVec::new();
                     run.push(a);
                     let mut cur = a;
                     let closed = loop {

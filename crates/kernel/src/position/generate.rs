@@ -55,7 +55,7 @@ impl State {
         if rules.narrow {
             let mut own = self.occupied[side.slot()].low();
             while own != 0 {
-                let from = Cell(own.trailing_zeros() as u8);
+                let from = Cell(own.trailing_zeros() as u16);
                 own &= own - 1;
                 self.generate_piece(rules, side, from, masks, sink)?;
             }
@@ -215,7 +215,7 @@ impl State {
         let mut quiet = g.quiet & empty;
         let step = Move::simple(from, from, g.rule, false);
         while quiet != 0 {
-            let to = quiet.trailing_zeros() as u8;
+            let to = quiet.trailing_zeros() as u16;
             quiet &= quiet - 1;
             sink.push(step.with_to(Cell(to)))?;
         }
@@ -227,7 +227,7 @@ impl State {
                 + rules.cell_class[to] as u32 * g.cap_class
                 + self.board[to] as u32 * g.cap_piece;
             if bit(&rules.cap_bits, i as usize) {
-                sink.push(Move::simple(from, Cell(to as u8), g.rule, true))?;
+                sink.push(Move::simple(from, Cell(to as u16), g.rule, true))?;
             }
         }
         ControlFlow::Continue(())
@@ -244,7 +244,7 @@ impl State {
 
     /// Whether a promotion of `pc` on `to` ends a hop chain there.
     #[inline(always)]
-    pub(super) fn promotion_stops(rules: &Rules, pc: u8, to: u8) -> bool {
+    pub(super) fn promotion_stops(rules: &Rules, pc: u8, to: u16) -> bool {
         !rules.promote_stops.is_empty()
             && rules.promote_stops[pc as usize * rules.stride + to as usize]
     }
@@ -613,7 +613,7 @@ impl State {
         f: &mut dyn Emit<B>,
     ) -> ControlFlow<B, bool> {
         let cur = mv.to();
-        let at = |c: u8| {
+        let at = |c: u16| {
             if vacated.contains(Cell(c)) {
                 0
             } else {

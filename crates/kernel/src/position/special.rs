@@ -275,10 +275,10 @@ impl State {
         }
         if !rules.ghost_keys.is_empty() && (!self.ghost.is_empty() || self.passes_open(rules, m)) {
             for c in self.ghost.iter() {
-                self.log.0.push((GHOST_TAG | c.0 as u16, 0));
+                self.log.0.push((GHOST_TAG | c.0, 0));
                 self.hash ^= rules.ghost_keys[c.index()];
             }
-            self.log.0.push((VICTIM_TAG, self.ghost_victim));
+            self.log.0.push((VICTIM_TAG | self.ghost_victim, 0));
             self.ghost = CellSet::EMPTY;
             if self.passes_open(rules, m) {
                 for c in between(rules.geometry(), m.from(), m.to()) {
@@ -306,7 +306,7 @@ impl State {
         if self.unmoved.contains(cell) {
             self.unmoved.remove(cell);
             self.hash ^= rules.unmoved_keys[cell.index()];
-            self.log.0.push((UNMOVED_TAG | cell.0 as u16, 0));
+            self.log.0.push((UNMOVED_TAG | cell.0, 0));
         }
     }
 

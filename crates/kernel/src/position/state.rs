@@ -43,7 +43,7 @@ pub(crate) struct State {
     /// The cells the last move passed, where its piece may be taken this turn.
     pub ghost: CellSet,
     /// The cell of the piece that passed them.
-    pub ghost_victim: u8,
+    pub ghost_victim: u16,
 }
 
 /// Equal states have equal futures: every field, but of the history of keys only the plies
@@ -263,7 +263,7 @@ impl State {
     #[inline]
     pub fn change(&mut self, rules: &Rules, cell: Cell, code: u8) {
         let before = self.take(rules, cell);
-        self.log.0.push((cell.0 as u16, before));
+        self.log.0.push((cell.0, before));
         if code != 0 {
             self.put(rules, Piece(code), cell);
         }
@@ -277,18 +277,18 @@ impl State {
                 return code;
             }
             if cell >= TAGS {
-                let at = Cell(cell as u8);
-                match cell & !0xff {
+                let at = Cell(cell & TAG_CELL);
+                match cell & !TAG_CELL {
                     UNMOVED_TAG => self.unmoved.insert(at),
                     GHOST_TAG => self.ghost.insert(at),
                     _ => {
                         self.ghost = CellSet::EMPTY;
-                        self.ghost_victim = code;
+                        self.ghost_victim = at.0;
                     }
                 }
                 continue;
             }
-            let cell = Cell(cell as u8);
+            let cell = Cell(cell);
             self.take(rules, cell);
             if code != 0 {
                 self.put(rules, Piece(code), cell);
@@ -331,14 +331,17 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// Log entries at or above this are not cells: they restore the extra state of a position.
-pub(crate) const TAGS: u16 = 0x100;
-/// A log entry: the cell in the low byte held an unmoved piece.
-pub(crate) const UNMOVED_TAG: u16 = 0x100;
-/// A log entry: the cell in the low byte was open to capture.
-pub(crate) const GHOST_TAG: u16 = 0x200;
+pub(crate) const TAGS: u16 = 0x400;
+/// The cell of a tagged log entry, in its low ten bits.
+pub(crate) const TAG_CELL: u16 = 0x3ff;
+/// A log entry: the cell in the low bits held an unmoved piece.
+pub(crate) const UNMOVED_TAG: u16 = 0x400;
+/// A log entry: the cell in the low bits was open to capture.
+pub(crate) const GHOST_TAG: u16 = 0x800;
 /// A log entry: the cells open to capture were those of the entries before it (none if none),
-/// passed by the piece on the cell in the code byte.
-pub(crate) const VICTIM_TAG: u16 = 0x300;
+/// passed by the piece on the cell in the low bits.
+pub(crate) const VICTIM_TAG: u16 = 0xc00;
+const _: () = assert!(crate::cell::MAX_CELLS as u16 - 1 == TAG_CELL);
 
 /// Room reserved in the change log of general rules: a mark and a few changes for each of
 /// a game's moves (a thousand plies of a game with captures by effect, a whole game of

@@ -72,14 +72,7 @@ impl Reader<'_> {
                     let a = ends.next().unwrap_or("");
                     let b = ends.next();
                     // A range's corners may be cells that are not on the board (holes).
-                    let corner = |name: &str| -> Option<(usize, usize)> {
-                        let col = name.bytes().next()?.checked_sub(b'a')? as usize;
-                        let rank: usize = name.get(1..)?.parse().ok()?;
-                        (col < g.cols()
-                            && (1..=g.rows()).contains(&rank)
-                            && !name[1..].starts_with('0'))
-                        .then(|| (g.rows() - rank, col))
-                    };
+                    let corner = |name: &str| g.parse_rect_cell(name);
                     match (g.parse_cell(a), b.map(|b| (corner(a), corner(b)))) {
                         (Some(c), None) => out.push((c, loc)),
                         (_, Some((Some((r1, k1)), Some((r2, k2))))) => {
@@ -96,7 +89,7 @@ impl Reader<'_> {
                                 .label("not a cell")
                                 .help(format!(
                                     "cells are written column letter then row number from the bottom: a1 .. {}{}; a range is `b4:c6`",
-                                    (b'a' + g.cols() as u8 - 1) as char,
+                                    g.last_column_name(),
                                     g.rows()
                                 )),
                         ),

@@ -54,14 +54,13 @@ impl Reader<'_> {
             if let (Some(mover), Some(partner), Some(dir), Some(mover_to), Some(partner_to)) =
                 (mover, partner, dir, mover_to, partner_to)
             {
-                out.push(CompoundSpec {
-                    name: name.clone(),
-                    mover,
-                    partner,
+                out.push(CompoundSpec::new(
+                    name.clone(),
+                    (mover, partner),
                     dir,
                     mover_to,
                     partner_to,
-                });
+                ));
             }
         }
         out

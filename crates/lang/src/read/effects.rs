@@ -105,14 +105,11 @@ impl Reader<'_> {
                 continue;
             }
             self.locs.effects.push(e.key_loc);
-            out.push(EffectSpec {
-                name: name.clone(),
-                kind,
-                dirs,
-                target,
-                hostile,
-                required,
-            });
+            let mut effect = EffectSpec::new(name.clone(), kind, dirs);
+            effect.target = target;
+            effect.hostile = hostile;
+            effect.required = required;
+            out.push(effect);
         }
         out
     }

@@ -51,11 +51,7 @@ impl Reader<'_> {
                 self.locs
                     .winner
                     .push(t.get("winner").map_or(e.key_loc, |w| w.loc));
-                end.push(EndSpec {
-                    name: ename.clone(),
-                    when,
-                    result,
-                });
+                end.push(EndSpec::new(ename.clone(), when, result));
             }
         }
         end

@@ -137,7 +137,7 @@ impl Reader<'_> {
                 Some(s) => self.str(s, "a symbol").unwrap_or("?").to_string(),
                 None => n.chars().next().map(String::from).unwrap_or_default(),
             };
-            out.push(PlayerSpec { name: n, symbol });
+            out.push(PlayerSpec::new(n, symbol));
         }
         Some(out)
     }

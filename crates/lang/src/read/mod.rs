@@ -185,25 +185,21 @@ impl Reader<'_> {
         });
         self.diags.append(&mut checker.diags);
 
-        let spec = RulesSpec {
-            name,
-            geometry,
-            players: [players[0].clone(), players[1].clone()],
-            zones,
-            attributes,
-            tags,
-            kinds,
-            enter,
-            capture,
-            place,
-            end,
-            setup,
-            must_capture,
-            effects,
-            pass,
-            compounds,
-            fen,
-        };
+        let mut spec = RulesSpec::new(name, geometry, [players[0].clone(), players[1].clone()]);
+        spec.zones = zones;
+        spec.attributes = attributes;
+        spec.tags = tags;
+        spec.kinds = kinds;
+        spec.enter = enter;
+        spec.capture = capture;
+        spec.place = place;
+        spec.end = end;
+        spec.setup = setup;
+        spec.must_capture = must_capture;
+        spec.effects = effects;
+        spec.pass = pass;
+        spec.compounds = compounds;
+        spec.fen = fen;
         Some((spec, options, warnings))
     }
 }

@@ -118,19 +118,14 @@ impl Reader<'_> {
             };
             let royal = self.flag(t, "royal");
             let resets_idle = self.flag(t, "resets_idle");
-            kinds.push(KindSpec {
-                name: kname.clone(),
-                letter,
-                attrs: values,
-                tags: own_tags,
-                moves: Vec::new(),
-                promotion: None,
-                supply,
-                royal,
-                resets_idle,
-                at_most,
-                never_in: None,
-            });
+            let mut kind = KindSpec::new(kname.clone(), letter);
+            kind.attrs = values;
+            kind.tags = own_tags;
+            kind.supply = supply;
+            kind.royal = royal;
+            kind.resets_idle = resets_idle;
+            kind.at_most = at_most;
+            kinds.push(kind);
         }
 
         (kinds, tags)
@@ -298,12 +293,10 @@ impl Reader<'_> {
             }
             None => true,
         };
-        Some(Promotion {
-            to: KindId::new(to)?,
-            choices,
-            zone,
-            ends_chain,
-        })
+        let mut promotion = Promotion::new(KindId::new(to)?, zone);
+        promotion.choices = choices;
+        promotion.ends_chain = ends_chain;
+        Some(promotion)
     }
 
     pub(super) fn pattern(
@@ -403,10 +396,7 @@ impl Reader<'_> {
                         }
                     }
                 }
-                Some(ThenPlace {
-                    kind: KindId::new(k)?,
-                    dirs: tdirs,
-                })
+                Some(ThenPlace::new(KindId::new(k)?, tdirs))
             }
             None => None,
         };
@@ -554,16 +544,13 @@ impl Reader<'_> {
             return None;
         }
         let ghost = ast.ghost.as_ref().map(|g| g.text.as_str());
-        Some(MoveSpec {
-            text: s.to_string(),
-            pattern,
-            dirs,
-            mode,
-            condition,
-            then,
-            leaves_ghost: ghost == Some("leaves"),
-            takes_ghost: ghost == Some("takes"),
-        })
+        let mut spec = MoveSpec::new(s, pattern, dirs);
+        spec.mode = mode;
+        spec.condition = condition;
+        spec.then = then;
+        spec.leaves_ghost = ghost == Some("leaves");
+        spec.takes_ghost = ghost == Some("takes");
+        Some(spec)
     }
 }
 

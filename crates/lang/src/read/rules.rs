@@ -33,10 +33,7 @@ impl Reader<'_> {
             };
             if let Some(expr) = checker.check(&ast, text, scope, Ty::Bool) {
                 locs.push(e.node.loc);
-                out.push(NamedRule {
-                    name: rname.clone(),
-                    expr,
-                });
+                out.push(NamedRule::new(rname.clone(), expr));
             }
         }
         (out, locs)

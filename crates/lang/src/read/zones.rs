@@ -71,10 +71,8 @@ impl Reader<'_> {
                 return None;
             }
         };
-        Some(ZoneSpec {
-            name: name.to_string(),
-            cells,
-            mark,
-        })
+        let mut zone = ZoneSpec::new(name, cells);
+        zone.mark = mark;
+        Some(zone)
     }
 }
