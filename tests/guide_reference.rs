@@ -564,7 +564,10 @@ fn the_limits_stated_are_the_codes() {
         ("MAX_PASSED_CELLS", ply_kernel::MAX_PASSED_CELLS as u64),
         ("MAX_END_RULES", ply_kernel::MAX_END_RULES as u64),
         ("MAX_EXPR_DEPTH", ply_kernel::MAX_EXPR_DEPTH as u64),
-        ("REPETITION_WINDOW", ply_kernel::REPETITION_WINDOW as u64),
+        (
+            "MAX_REPETITION_LOOKBACK",
+            ply_kernel::MAX_REPETITION_LOOKBACK as u64,
+        ),
         ("MAX_EXPR_NODES", ply_lang::MAX_EXPR_NODES as u64),
         ("MAX_EXTENDS_DEPTH", ply_lang::MAX_EXTENDS_DEPTH as u64),
         ("MAX_GLYPH_CHARS", ply_lang::MAX_GLYPH_CHARS as u64),

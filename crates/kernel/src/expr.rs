@@ -46,8 +46,9 @@ pub enum Var {
     Clock,
     /// Plies played since the last capture or promotion.
     Idle,
-    /// How many times the current position (pieces and side to move) occurred before, since
-    /// the last capture or promotion (within the last [`crate::REPETITION_WINDOW`] plies).
+    /// How many times the current position occurred before (the same pieces, side to move and
+    /// possible moves, FIDE 9.2.3), since the last move that reset the idle clock (at most
+    /// [`crate::MAX_REPETITION_LOOKBACK`] plies back).
     Repetitions,
     /// How many passes in a row have just been made, the last move included (0 after any
     /// other move).

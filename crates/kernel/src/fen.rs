@@ -407,7 +407,7 @@ impl Position {
             return Err(bad(offset_of(fields[6]), "more than six fields"));
         }
         pos.state.recount(&rules);
-        pos.state.remember();
+        pos.state.remember(&pos.rules);
         pos.state.settle(&rules);
         Ok(pos)
     }

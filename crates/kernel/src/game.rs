@@ -170,7 +170,7 @@ impl Game {
         }
         self.position.state.put(&rules, piece, cell);
         self.position.state.recount(&rules);
-        self.position.state.remember();
+        self.position.state.remember(&rules);
         self.placed[piece.code()] += 1;
         self.history.clear();
         self.redo.clear();

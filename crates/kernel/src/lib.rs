@@ -103,6 +103,6 @@ pub use piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
 pub use position::{Playout, Position, Undo};
 pub use reason::{PatternId, Reason, RuleId, Section};
 pub use rng::Rng;
-pub use rules::{REPETITION_WINDOW, Rules};
+pub use rules::{MAX_REPETITION_LOOKBACK, Rules};
 pub use spec::{RulesError, RulesSpec};
 pub use status::{Outcome, Status};

@@ -455,7 +455,7 @@ impl Position {
                 PositionErrorKind::SetupWithResult,
             ));
         }
-        state.remember();
+        state.remember(&rules);
         // A position written without a result ends as the same position reached by a move,
         // unless it says it was set up.
         if !setup {

@@ -11,8 +11,9 @@ use crate::reason::{RuleId, Section};
 use crate::spec::RulesSpec;
 use crate::tables::*;
 
-/// How many plies back `repetitions` looks for an earlier occurrence of a position.
-pub const REPETITION_WINDOW: usize = 64;
+/// How many plies back `repetitions` looks for an earlier occurrence of a position at most:
+/// it looks back to the last move that reset the idle clock, and the idle clock stops here.
+pub const MAX_REPETITION_LOOKBACK: usize = u16::MAX as usize;
 
 /// Checked and compiled rules, ready to play. Build with [`Rules::new`].
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@ use super::*;
 use crate::cell::Cell;
 use crate::expr::Value;
 use crate::limits::MoveLimit;
-use crate::moves::{Dyn, Emit, Move};
+use crate::moves::{Dyn, Emit, Guard, Move};
 use crate::piece::{Piece, Player};
 use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
@@ -82,6 +82,25 @@ impl State {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Whether a legal move of the side to move takes the piece that passed the cells open to
+    /// capture (python-chess's `has_legal_en_passant`).
+    pub(crate) fn ghost_takeable(&self, rules: &Rules) -> bool {
+        let side = self.side;
+        let mut found = Guard::new(|_: Move| ControlFlow::<()>::Break(()));
+        let mut judged = Judged {
+            state: self,
+            rules,
+            inner: &mut found,
+            any: false,
+            captures_only: false,
+            judge: rules.must_change || rules.royal[side.slot()] != 0,
+            safety: Some(self.safety(rules, side)),
+            side,
+        };
+        self.generate_ghost_takes(rules, side, &mut judged)
+            .is_break()
     }
 
     /// The placements of `side`, into `judged`: the cells the tables and the compiled place
@@ -392,7 +411,7 @@ impl State {
             self.hash ^= rules.zobrist_side;
             self.side = side.other();
             if rules.history {
-                self.after_move(m.is_placement());
+                self.after_move(rules, m.is_placement());
             }
             if rules.special {
                 // Cells passed by the last move stay open for one turn only.
@@ -440,6 +459,11 @@ impl State {
     /// The end of make for general rules: the outcome of move `m` of `side`, given the pieces
     /// of each player before it, and the position remembered.
     fn decide_general(&mut self, rules: &Rules, m: Move, side: Player, totals: (u16, u16)) {
+        if rules.uses_repetitions {
+            // The key is final only now (effects, second parts, extra state), and the end
+            // rules may read `repetitions`.
+            self.remember(rules);
+        }
         self.outcome = if m.is_pass() {
             self.eager_end(
                 rules,
@@ -467,10 +491,6 @@ impl State {
                 || !rules.promote.is_empty();
             self.eager_end(rules, piece, from, m.to(), side, arrive, changed)
         };
-        if rules.uses_repetitions {
-            // The key is final only now (effects, second parts, extra state).
-            self.remember();
-        }
     }
 
     /// Unmake for general rules.

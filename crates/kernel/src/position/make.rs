@@ -105,7 +105,7 @@ impl State {
         }
         self.side = side.other();
         if !P::LEAN && rules.history {
-            self.after_move(captured != 0 || placed != piece);
+            self.after_move(rules, captured != 0 || placed != piece);
         }
         // General rules decide the end once the whole move is made (`make_general`).
         if P::LEAN || (placed != 0 && !rules.general) {
@@ -138,16 +138,19 @@ impl State {
         }
     }
 
-    /// Keeps the idle clock and the recent positions, for rules that read them.
+    /// Keeps the idle clock and the positions played, for rules that read them. General rules
+    /// remember the position once the whole move is made (`decide_general`).
     #[cold]
-    pub(super) fn after_move(&mut self, irreversible: bool) {
+    pub(super) fn after_move(&mut self, rules: &Rules, irreversible: bool) {
         self.idle = if irreversible {
             0
         } else {
             self.idle.saturating_add(1)
         };
         self.ply = self.ply.wrapping_add(1);
-        self.remember();
+        if !rules.general {
+            self.remember(rules);
+        }
     }
 
     /// The code `piece` has once it ends a move on `to` (promotion), with the counts updated.
@@ -196,7 +199,7 @@ impl State {
         self.hash ^= rules.zobrist_side;
         self.side = side.other();
         if rules.history {
-            self.after_move(true);
+            self.after_move(rules, true);
         }
         if placed != 0 && !rules.general {
             self.outcome = self.evaluate_end::<Full>(rules, Piece(placed), m.from(), m.to(), side);

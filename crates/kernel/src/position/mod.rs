@@ -73,7 +73,7 @@ impl Position {
         }
         state.start_unmoved(&rules);
         state.recount(&rules);
-        state.remember();
+        state.remember(&rules);
         state.settle(&rules);
         Position { rules, state }
     }

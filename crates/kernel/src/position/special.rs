@@ -139,21 +139,7 @@ impl State {
         side: Player,
         f: &mut dyn Emit<B>,
     ) -> ControlFlow<B> {
-        if !rules.ghosts.is_empty() && !self.ghost.is_empty() {
-            let victim = Cell(self.ghost_victim);
-            for g in self.ghost.iter() {
-                if self.board[g.index()] != 0 {
-                    continue;
-                }
-                for e in &rules.ghosts[side.slot() * rules.stride + g.index()] {
-                    if self.board[e.from as usize] == e.code {
-                        let m = &rules.moves[e.rule as usize];
-                        let mv = Move::ghost_take(Cell(e.from), g, e.rule, victim);
-                        self.emit_then(rules, m, side, mv, f)?;
-                    }
-                }
-            }
-        }
+        self.generate_ghost_takes(rules, side, f)?;
         for c in &rules.compounds {
             let mover = c.mover[side.slot()];
             for from in self.occupied[side.slot()]
@@ -175,6 +161,62 @@ impl State {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// The captures of `side` of the piece that has just passed the cells open to capture.
+    pub(crate) fn generate_ghost_takes<B>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        f: &mut dyn Emit<B>,
+    ) -> ControlFlow<B> {
+        if rules.ghosts.is_empty() || self.ghost.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let victim = Cell(self.ghost_victim);
+        for g in self.ghost.iter() {
+            if self.board[g.index()] != 0 {
+                continue;
+            }
+            for e in &rules.ghosts[side.slot() * rules.stride + g.index()] {
+                if self.board[e.from as usize] == e.code {
+                    let m = &rules.moves[e.rule as usize];
+                    let mv = Move::ghost_take(Cell(e.from), g, e.rule, victim);
+                    self.emit_then(rules, m, side, mv, f)?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The unmoved pieces whose flag may still make a compound move possible: a mover with an
+    /// unmoved partner of the move somewhere in its direction, and that partner. (Which of
+    /// them the move takes, and whether it may be made now, depends on the board; whether it
+    /// ever may, only on the flags: an unmoved piece stands where it started.)
+    pub(crate) fn live_unmoved(&self, rules: &Rules) -> CellSet {
+        let g = rules.geometry();
+        let mut live = CellSet::EMPTY;
+        for from in self.unmoved.iter() {
+            let code = self.board[from.index()];
+            if code == 0 {
+                continue;
+            }
+            let side = State::owner_of(code).slot();
+            for c in &rules.compounds {
+                if c.mover[side] != code {
+                    continue;
+                }
+                let mut at = from;
+                while let Some(next) = g.neighbour(at, c.dir[side]) {
+                    at = next;
+                    if self.unmoved.contains(at) && self.board[at.index()] == c.partner[side] {
+                        live.insert(from);
+                        live.insert(at);
+                    }
+                }
+            }
+        }
+        live
     }
 
     /// The partner of compound move `c` for the mover on `from`, when the move may be made:
@@ -244,7 +286,7 @@ impl State {
         self.hash ^= rules.zobrist_side;
         self.side = side.other();
         if rules.history {
-            self.after_move(false);
+            self.after_move(rules, false);
         }
         undo
     }

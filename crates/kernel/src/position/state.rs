@@ -4,7 +4,7 @@
 use super::*;
 use crate::cell::{Cell, CellSet, MAX_CELLS};
 use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
-use crate::rules::{REPETITION_WINDOW, Rules};
+use crate::rules::Rules;
 use crate::status::Outcome;
 use crate::tables::{EagerTest, NONE};
 
@@ -19,11 +19,12 @@ pub(crate) struct State {
     pub clock: u16,
     /// Plies since the last capture or promotion.
     pub idle: u16,
-    /// Plies made since the position was set up (indexes `seen`).
+    /// The number of the ply: plies made since the set-up, after those a FEN's move number
+    /// counts (indexes `seen`, from its base).
     pub ply: u32,
-    /// The keys of the last positions, by `ply % REPETITION_WINDOW`, kept only when the rules
-    /// read `repetitions` (allocated once, with the position).
-    pub seen: Option<Box<[u64; REPETITION_WINDOW]>>,
+    /// The repetition keys of the positions since the position was set up, kept only when the
+    /// rules read `repetitions`.
+    pub seen: Option<Seen>,
     pub hash: u64,
     pub outcome: Option<Outcome>,
     /// By moving player: the first end rule decided by piece counts as they stand, or `NONE`.
@@ -70,10 +71,7 @@ impl PartialEq for State {
             ghost_victim,
         } = self;
         let seen_eq = match (seen, &o.seen) {
-            (Some(a), Some(b)) => (0..=(*ply as usize).min(REPETITION_WINDOW - 1)).all(|k| {
-                let i = (*ply as usize).wrapping_sub(k) % REPETITION_WINDOW;
-                a[i] == b[i]
-            }),
+            (Some(a), Some(b)) => a.readable(*ply, *idle) == b.readable(*ply, *idle),
             (a, b) => a.is_none() && b.is_none(),
         };
         board == &o.board
@@ -108,9 +106,7 @@ impl State {
             clock: 0,
             idle: 0,
             ply: 0,
-            seen: rules
-                .uses_repetitions
-                .then(|| Box::new([0; REPETITION_WINDOW])),
+            seen: rules.uses_repetitions.then(Seen::new),
             hash: 0,
             outcome: None,
             count_end: [NONE; PLAYERS],
@@ -240,22 +236,62 @@ impl State {
         Piece(code).owner()
     }
 
-    /// Records the current position as the latest one (after a set-up or a placement).
-    pub fn remember(&mut self) {
+    /// Records the current position as the latest one (after a set-up, a placement or a
+    /// move), by its repetition key ([`State::repetition_key`]).
+    pub fn remember(&mut self, rules: &Rules) {
+        if self.seen.is_none() {
+            return;
+        }
+        let key = self.repetition_key(rules);
+        let ply = self.ply;
         if let Some(seen) = &mut self.seen {
-            seen[self.ply as usize % REPETITION_WINDOW] = self.hash;
+            seen.record(ply, key);
         }
     }
 
-    /// Earlier occurrences of the current position, since the last capture or promotion.
+    /// The key positions are compared by for repetition: [`State::hash`] without the parts of
+    /// the extra state that change no possible move (FIDE 9.2.3: the same pieces on the same
+    /// cells, the same side to move, the same possible moves). Cells open to capture count
+    /// only when a legal move of the side to move takes the piece that passed them; an unmoved
+    /// flag counts only while it may still make a compound move possible: the mover's while
+    /// an unmoved partner stands in the move's direction from it, the partner's while such a
+    /// mover stands behind it.
+    pub(crate) fn repetition_key(&self, rules: &Rules) -> u64 {
+        let mut key = self.hash;
+        if !self.ghost.is_empty() && !self.ghost_takeable(rules) {
+            for c in self.ghost.iter() {
+                key ^= rules.ghost_keys[c.index()];
+            }
+        }
+        if !self.unmoved.is_empty() {
+            let mut dead = self.unmoved;
+            dead.remove_all(&self.live_unmoved(rules));
+            for c in dead.iter() {
+                key ^= rules.unmoved_keys[c.index()];
+            }
+        }
+        key
+    }
+
+    /// Earlier occurrences of the current position, since the last capture, promotion or move
+    /// that resets the idle clock (at most [`crate::MAX_REPETITION_LOOKBACK`] plies back, where
+    /// the idle clock stops), among the positions played since the set-up.
     pub fn repetitions(&self) -> i64 {
         let Some(seen) = &self.seen else { return 0 };
-        let back = (self.idle as usize)
-            .min(self.ply as usize)
-            .min(REPETITION_WINDOW - 1);
-        (2..=back)
+        let Some(keys) = seen.readable(self.ply, self.idle) else {
+            return 0;
+        };
+        let Some((&now, before)) = keys.split_last() else {
+            return 0;
+        };
+        // `before` ends with the position one ply back: the same side is to move at an even
+        // distance.
+        before
+            .iter()
+            .rev()
+            .skip(1)
             .step_by(2)
-            .filter(|k| seen[(self.ply as usize).wrapping_sub(*k) % REPETITION_WINDOW] == self.hash)
+            .filter(|&&k| k == now)
             .count() as i64
     }
 
@@ -328,6 +364,63 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// Room for the keys of this many positions is reserved with every history of keys, so that
+/// games and searches up to that length never grow it.
+const SEEN_ROOM: usize = 1024;
+
+/// The repetition keys of the positions played since a set-up, by ply.
+#[derive(Debug)]
+pub(crate) struct Seen {
+    /// The ply of the first key (the set-up).
+    base: u32,
+    /// By `ply - base`; keys past the current ply are of moves taken back.
+    keys: Vec<u64>,
+}
+
+impl Seen {
+    fn new() -> Seen {
+        Seen {
+            base: 0,
+            keys: Vec::with_capacity(SEEN_ROOM),
+        }
+    }
+
+    /// Records `key` as the key of ply `ply` (the first at or before the base starts anew).
+    fn record(&mut self, ply: u32, key: u64) {
+        if self.keys.is_empty() || ply <= self.base {
+            self.base = ply;
+            self.keys.clear();
+        }
+        let i = (ply - self.base) as usize;
+        // Plies are remembered one after the other; a gap (none is known) is filled with the
+        // new key, which counts no repetition that was not one.
+        self.keys.resize(i, key);
+        self.keys.push(key);
+    }
+
+    /// The keys `repetitions` reads at ply `ply` with the idle clock at `idle`: the last
+    /// `idle` plies' and the current one, or `None` when the current one is not recorded.
+    fn readable(&self, ply: u32, idle: u16) -> Option<&[u64]> {
+        let i = ply.checked_sub(self.base)? as usize;
+        if i >= self.keys.len() {
+            return None;
+        }
+        Some(&self.keys[i - i.min(idle as usize)..=i])
+    }
+}
+
+/// A copy keeps the room reserved, so that it does not grow either.
+impl Clone for Seen {
+    fn clone(&self) -> Seen {
+        let mut keys = Vec::with_capacity(self.keys.len().max(SEEN_ROOM));
+        keys.extend_from_slice(&self.keys);
+        Seen {
+            base: self.base,
+            keys,
+        }
+    }
 }
 
 /// Log entries at or above this are not cells: they restore the extra state of a position.
