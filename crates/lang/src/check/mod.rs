@@ -30,8 +30,8 @@ mod size;
 use names::Sort;
 pub use names::{Definition, OptionValue, World};
 pub use scope::*;
-use size::expr_size;
-pub use size::{MAX_EXPR_NODES, expr_depth};
+pub(crate) use size::expr_size;
+pub use size::{MAX_EXPR_NODES, MAX_PACK_NODES, expr_depth};
 
 /// The builtin functions of the expression language: each one's name and how a call of it is
 /// written (`count(PLAYER, KIND)`), in the order the guide lists them.
@@ -60,6 +60,11 @@ pub struct Checker<'a> {
     /// Nodes copied so far into the expression being checked (arguments of definitions and of
     /// `abs`, `min`, `max` are copied to each place they are used).
     copied: usize,
+    /// Nodes built so far by this checker in all the expressions it checked: the pack's
+    /// compile budget ([`MAX_PACK_NODES`]).
+    total: usize,
+    /// Whether the pack's compile budget was crossed (and reported): nothing more is checked.
+    spent: bool,
     /// Whether the expression being checked was already reported as too deep or too large.
     too_big: bool,
     /// The whole expression being checked, where "too large" is reported.
@@ -79,6 +84,8 @@ impl<'a> Checker<'a> {
             stack: Vec::new(),
             depth: 0,
             copied: 0,
+            total: 0,
+            spent: false,
             too_big: false,
             top: Loc::default(),
             used: HashSet::new(),
@@ -148,15 +155,7 @@ impl<'a> Checker<'a> {
         .label("too deep");
         if !self.stack.is_empty() {
             let names: Vec<&str> = self.stack.iter().map(|s| s.0.as_str()).collect();
-            let shown = if names.len() > 6 {
-                format!(
-                    "{} -> ... -> {}",
-                    names[..3].join(" -> "),
-                    names[names.len() - 2..].join(" -> ")
-                )
-            } else {
-                names.join(" -> ")
-            };
+            let shown = chain(&names);
             d = d.help(format!(
                 "definitions are expanded where they are used, so their depths add up: {shown}"
             ));
@@ -173,7 +172,11 @@ impl<'a> Checker<'a> {
             self.too_deep(loc);
             return false;
         }
-        self.copied += expr_size(x, MAX_EXPR_NODES + 1);
+        let n = expr_size(x, MAX_EXPR_NODES + 1);
+        if !self.spend(n) {
+            return false;
+        }
+        self.copied += n;
         if self.copied > MAX_EXPR_NODES {
             if !self.too_big {
                 self.too_big = true;
@@ -190,6 +193,67 @@ impl<'a> Checker<'a> {
             return false;
         }
         true
+    }
+
+    /// Counts `n` parts built against the pack's compile budget; `false` (reported once, at
+    /// the expression being checked) past it.
+    fn spend(&mut self, n: usize) -> bool {
+        if self.spent {
+            return false;
+        }
+        self.total = self.total.saturating_add(n);
+        if self.total <= MAX_PACK_NODES {
+            return true;
+        }
+        self.spent = true;
+        self.too_big = true;
+        let d = Diagnostic::error(
+            Some(self.top),
+            format!(
+                "the pack's expressions grow too large in all once their definitions are expanded; the compile budget is {MAX_PACK_NODES} parts"
+            ),
+        )
+        .label("the budget runs out here")
+        .help("every use of a definition is a copy of it: use large definitions in fewer places");
+        self.push(d);
+        false
+    }
+
+    /// Counts one node of the expression being built against its size limit
+    /// ([`MAX_EXPR_NODES`]) and the pack's budget; `false` (reported once) past either. A
+    /// definition is expanded at each use, so a definition that uses another twice doubles:
+    /// counting as they are built refuses such a pack after [`MAX_EXPR_NODES`] steps, not
+    /// after `2^levels`.
+    fn grow(&mut self) -> bool {
+        if !self.spend(1) {
+            return false;
+        }
+        self.copied += 1;
+        if self.copied <= MAX_EXPR_NODES {
+            return true;
+        }
+        if !self.too_big {
+            self.too_big = true;
+            let names: Vec<&str> = self.stack.iter().map(|s| s.0.as_str()).collect();
+            let help = if names.is_empty() {
+                "write it in smaller parts".to_string()
+            } else {
+                format!(
+                    "definitions are expanded where they are used, so each use is a copy: {}; use large definitions in fewer places",
+                    chain(&names)
+                )
+            };
+            let at = self.top;
+            self.push(
+                Diagnostic::error(
+                    Some(at),
+                    format!("this expression grows too large when its definitions are expanded; the limit is {MAX_EXPR_NODES} parts"),
+                )
+                .label("too large")
+                .help(help),
+            );
+        }
+        false
     }
 
     fn value(
@@ -267,7 +331,7 @@ impl<'a> Checker<'a> {
         scope: &Scope,
         locals: &Locals,
     ) -> Option<Checked> {
-        if self.too_big {
+        if self.too_big || !self.grow() {
             return None;
         }
         self.depth += 1;
@@ -340,6 +404,19 @@ fn b_text(e: &syntax::Expr) -> String {
     match &e.kind {
         ExprKind::Name(n) => n.clone(),
         _ => String::new(),
+    }
+}
+
+/// A chain of definitions being expanded, `a -> b -> c`, shortened in the middle when long.
+fn chain(names: &[&str]) -> String {
+    if names.len() > 6 {
+        format!(
+            "{} -> ... -> {}",
+            names[..3].join(" -> "),
+            names[names.len() - 2..].join(" -> ")
+        )
+    } else {
+        names.join(" -> ")
     }
 }
 

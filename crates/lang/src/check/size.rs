@@ -9,6 +9,11 @@ use ply_kernel::expr::Expr;
 /// this bound keeps loading fast and small.
 pub const MAX_EXPR_NODES: usize = 100_000;
 
+/// The compile budget of a whole pack: the most parts all its expressions may have in all,
+/// once their definitions are expanded. With [`MAX_EXPR_NODES`] per expression it bounds the
+/// time and memory of checking a pack, however many rules share a large definition.
+pub const MAX_PACK_NODES: usize = 1_000_000;
+
 /// The direct parts of a compiled expression.
 fn parts(e: &Expr) -> impl Iterator<Item = &Expr> {
     use Expr::*;
@@ -54,7 +59,7 @@ pub fn expr_depth(e: &Expr) -> usize {
 }
 
 /// The number of parts of a compiled expression, counted without recursion up to `cap`.
-pub(super) fn expr_size(e: &Expr, cap: usize) -> usize {
+pub(crate) fn expr_size(e: &Expr, cap: usize) -> usize {
     let mut n = 0;
     let mut todo = vec![e];
     while let Some(e) = todo.pop() {
