@@ -71,6 +71,7 @@ mod write;
 pub use check::{MAX_EXPR_NODES, MAX_PACK_NODES, OptionValue, builtin_functions};
 pub use confined::{MAX_EXTENDS_DEPTH, load_str_confined};
 pub use diag::{Diagnostic, LoadError, Loc, Severity, SourceFile, Sources};
+pub use input::MAX_PACK_BYTES;
 pub use options::{OptionArg, Options};
 pub use pack::{Pack, load, load_str, load_str_with, load_with};
 pub use patterns::{PATTERN_FORMS, PatternForm, pattern_help};
