@@ -569,6 +569,9 @@ fn the_limits_stated_are_the_codes() {
             ply_kernel::MAX_REPETITION_LOOKBACK as u64,
         ),
         ("MAX_EXPR_NODES", ply_lang::MAX_EXPR_NODES as u64),
+        ("MAX_PACK_NODES", ply_lang::MAX_PACK_NODES as u64),
+        ("MAX_EVAL_STEPS", ply_lang::MAX_EVAL_STEPS as u64),
+        ("MAX_PACK_BYTES", ply_lang::MAX_PACK_BYTES as u64),
         ("MAX_EXTENDS_DEPTH", ply_lang::MAX_EXTENDS_DEPTH as u64),
         ("MAX_GLYPH_CHARS", ply_lang::MAX_GLYPH_CHARS as u64),
     ];

@@ -73,14 +73,15 @@ pub fn run(args: &AnalyseArgs, cx: &mut Context<'_>) -> CmdResult {
             "`random` does not analyse: use alphabeta or mcts",
         )),
         EngineKind::AlphaBeta => {
-            let mut ab = AlphaBeta::new(
+            let mut ab = AlphaBeta::try_new(
                 evaluation(&pack),
                 AlphaBetaConfig {
                     tt_bits: spec.tt_bits,
                     quiescence: spec.quiescence,
                     ..AlphaBetaConfig::default()
                 },
-            );
+            )
+            .map_err(CliError::invalid)?;
             let mut limits = spec.limits();
             limits.iterations = None;
             let json = args.json;

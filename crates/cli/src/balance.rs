@@ -4,7 +4,9 @@
 //! of piece moved, captured and was captured.
 
 use crate::common::{PackArgs, game_at, load_pack};
-use crate::engines::{Series, evaluation, kind_names, parse_spec, play_series, search_error};
+use crate::engines::{
+    Series, bound_series, evaluation, kind_names, parse_spec, play_series, search_error,
+};
 use crate::matches::Tally;
 use crate::output::{CliError, CmdResult, Context, print_json};
 use crate::stats::{bar, histogram, wilson};
@@ -71,6 +73,7 @@ pub fn run(args: &BalanceArgs, cx: &mut Context<'_>) -> CmdResult {
         seed: args.seed,
         alternate: false,
     };
+    bound_series(&series)?;
     let games = play_series(&series, cx.progress).map_err(|e| search_error(&rules, &e))?;
     let t = Tally::of(&games);
     let n = t.games;

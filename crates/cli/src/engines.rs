@@ -5,13 +5,36 @@
 use crate::output::CliError;
 use ply_kernel::{Game, KindId, Move, Outcome, Player, Position, Rules, Status, move_text};
 use ply_lang::Pack;
-use ply_search::{Choice, Engine, EngineSpec, Evaluator, SearchError, Weights};
+use ply_search::{Caps, Choice, Engine, EngineSpec, Evaluator, SearchError, Weights};
 use std::sync::Arc;
 
 /// Reads a player spec (for clap): `random`, `mcts`, `mcts:2s`, `mcts:5000`, `alphabeta`,
-/// `alphabeta:500ms`, `alphabeta:depth=6`.
+/// `alphabeta:500ms`, `alphabeta:depth=6`; held to the command line's caps
+/// ([`Caps::default`]), so that a spec past one is refused with the cap named.
 pub fn parse_spec(text: &str) -> Result<EngineSpec, String> {
-    text.parse::<EngineSpec>().map_err(|e| e.to_string())
+    let spec = text.parse::<EngineSpec>().map_err(|e| e.to_string())?;
+    spec.bounded(&Caps::default())
+        .map_err(|e| format!("player `{text}`: {e}"))
+}
+
+/// The most memory the alpha-beta tables of the games a series plays at once may take
+/// together (4 GiB).
+pub const MAX_SERIES_TABLE_BYTES: u128 = 4 << 30;
+
+/// Refuses a series whose games at once would take more table memory than
+/// [`MAX_SERIES_TABLE_BYTES`], naming the cap (`ply match --threads 256` with alpha-beta).
+pub fn bound_series(s: &Series<'_>) -> Result<(), CliError> {
+    let at_once = s.threads.clamp(1, s.games.max(1));
+    let each = s.specs[0].table_bytes() + s.specs[1].table_bytes();
+    let total = each * at_once as u128;
+    if total > MAX_SERIES_TABLE_BYTES {
+        return Err(CliError::invalid(format!(
+            "{at_once} games at once, each with alpha-beta tables of {each} bytes, take {total} \
+             bytes: past the cap of {MAX_SERIES_TABLE_BYTES} bytes for the tables of a series; \
+             play fewer games at once (--threads) or give smaller tables (tt=BITS)"
+        )));
+    }
+    Ok(())
 }
 
 /// The evaluation the engines use for a pack: its `[eval]`, or material by piece count.

@@ -3,7 +3,9 @@
 //! first player won.
 
 use crate::common::{PackArgs, game_at, load_pack};
-use crate::engines::{Played, Series, evaluation, parse_spec, play_series, search_error};
+use crate::engines::{
+    Played, Series, bound_series, evaluation, parse_spec, play_series, search_error,
+};
 use crate::output::{CliError, CmdResult, Context, print_json};
 use crate::stats::{elo_interval, elo_text, wilson};
 use clap::Args;
@@ -127,6 +129,7 @@ pub fn run(args: &MatchArgs, cx: &mut Context<'_>) -> CmdResult {
         seed: args.seed,
         alternate: true,
     };
+    bound_series(&series)?;
     let games = play_series(&series, cx.progress).map_err(|e| search_error(&rules, &e))?;
     let t = Tally::of(&games);
     let (elo, lo, hi) = elo_interval(t.wins[0], t.draws, t.wins[1]).unwrap_or((0.0, 0.0, 0.0));

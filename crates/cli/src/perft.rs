@@ -7,7 +7,7 @@
 
 use crate::common::PackArgs;
 use crate::common::{load_pack, position_at};
-use crate::output::{CmdResult, Context, per_second, print_json, rate};
+use crate::output::{CliError, CmdResult, Context, per_second, print_json, rate};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply_kernel::{MoveLimit, Position, move_text};
@@ -58,6 +58,10 @@ pub fn perft_divide(
     Ok(PerftCounts { divide, total })
 }
 
+/// The deepest `ply perft` counts: the count recurses once a ply, so a deeper one is refused
+/// with an error rather than risking the stack (no game is counted that deep in any case).
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
 /// `ply perft`.
 #[derive(Args, Debug, Clone)]
 pub struct PerftArgs {
@@ -85,6 +89,12 @@ pub struct PerftArgs {
 
 /// Runs `ply perft`.
 pub fn run(args: &PerftArgs, cx: &mut Context<'_>) -> CmdResult {
+    if args.depth > MAX_PERFT_DEPTH {
+        return Err(CliError::invalid(format!(
+            "perft depth {} is past the limit of {MAX_PERFT_DEPTH} plies (`MAX_PERFT_DEPTH`)",
+            args.depth
+        )));
+    }
     let pack = load_pack(&args.pack.pack, &args.pack.options.set, cx)?;
     let mut position = position_at(pack.rules.clone(), args.position.as_deref())?;
     let bar = (cx.progress && args.depth >= PROGRESS_DEPTH).then(|| {

@@ -125,7 +125,10 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut engine = match &args.vs {
         Opponent::Human => None,
-        Opponent::Engine(spec) => Some(Engine::new(&spec.clone().or_seed(seed), evaluation(&pack))),
+        Opponent::Engine(spec) => Some(
+            Engine::try_new(&spec.clone().or_seed(seed), evaluation(&pack))
+                .map_err(CliError::invalid)?,
+        ),
     };
 
     match (computer, &engine) {

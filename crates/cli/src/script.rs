@@ -21,7 +21,7 @@ use crate::common::{PackArgs, load_pack};
 use crate::output::{CmdResult, Context};
 use clap::Args;
 use ply_kernel::{Cell, Game, KindId, Move, Outcome, Piece, Player, Rules, Status, move_text};
-use ply_search::{Engine, EngineSpec, Evaluator, SpecError, Weights};
+use ply_search::{Caps, Engine, EngineSpec, Evaluator, SpecError, Weights};
 use serde_json::{Value, json};
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
@@ -341,11 +341,15 @@ impl Session {
             ("position", []) => Value::String(self.game.position().to_position_string()),
             ("engine", [spec]) => {
                 let text = spec.as_str().ok_or_else(usage)?;
-                let mut spec: EngineSpec = text.parse().map_err(|e: SpecError| e.to_string())?;
+                let spec: EngineSpec = text.parse().map_err(|e: SpecError| e.to_string())?;
+                let mut spec = spec
+                    .bounded(&Caps::default())
+                    .map_err(|e| format!("player `{text}`: {e}"))?;
                 // A session never hangs: every search is bounded in time.
                 let time = spec.limits().time;
                 spec.time = Some(time.map_or(ENGINE_TIME_CAP, |t| t.min(ENGINE_TIME_CAP)));
-                let mut engine = Engine::new(&spec, self.eval.clone());
+                let mut engine =
+                    Engine::try_new(&spec, self.eval.clone()).map_err(|e| e.to_string())?;
                 let choice = engine
                     .choose(self.game.position())
                     .map_err(|e| e.to_string())?;

@@ -36,6 +36,13 @@ pub fn load_str_confined(
 ) -> Result<Pack, LoadError> {
     let mut sources = Sources::default();
     let mut diags = Vec::new();
+    if let Some(why) = input::too_large(text.len()) {
+        diags.push(Diagnostic::error(
+            None,
+            format!("cannot read pack `{name}`: {why}"),
+        ));
+        return finish(None, options, sources, diags);
+    }
     let file = sources.add(name, text);
     let tree = tree::parse(file, text, &mut diags)
         .and_then(|t| extend_within(t, folder, &mut sources, &mut diags, &mut Vec::new()));
@@ -92,9 +99,17 @@ fn extend_within(
         (Ok(file), Ok(dir)) => file.parent() == Some(dir.as_path()) && file.is_file(),
         _ => false,
     };
-    let text = inside
-        .then(|| std::fs::read_to_string(&path).ok())
-        .flatten();
+    let text = match inside.then(|| input::read_pack_file(&path)) {
+        Some(Ok(text)) => Some(text),
+        Some(Err(why)) => {
+            diags.push(
+                Diagnostic::error(loc, format!("cannot read pack `{rel}`: {why}"))
+                    .label("this file"),
+            );
+            return None;
+        }
+        None => None,
+    };
     let Some(text) = text else {
         diags.push(
             Diagnostic::error(

@@ -9,7 +9,40 @@
 
 use crate::diag::{Diagnostic, Loc, Sources};
 use crate::tree::{self, Table, Value};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
+
+/// The largest pack file read, in bytes: a larger file (or text) is refused before it is
+/// read whole, so that no file (`/dev/zero`, a pasted pack) can exhaust memory.
+pub const MAX_PACK_BYTES: usize = 1 << 20;
+
+/// Why a pack of `len` bytes is refused, if it is.
+pub(crate) fn too_large(len: usize) -> Option<String> {
+    (len > MAX_PACK_BYTES).then(|| {
+        format!(
+            "it is larger than the limit of {MAX_PACK_BYTES} bytes for a pack (`MAX_PACK_BYTES`)"
+        )
+    })
+}
+
+/// Reads the pack file at `path`: a regular file of at most [`MAX_PACK_BYTES`] bytes, in
+/// UTF-8. The error says why not, in words that follow "cannot read pack `...`: ".
+pub(crate) fn read_pack_file(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("it is not a regular file".to_string());
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    // One byte more than the limit, to know that there is more without reading it all.
+    file.take(MAX_PACK_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if let Some(why) = too_large(bytes.len()) {
+        return Err(why);
+    }
+    String::from_utf8(bytes).map_err(|_| "it is not text in UTF-8".to_string())
+}
 
 /// Reads the pack at `path` (shown as `display`) and the packs it extends, into one tree;
 /// `from` is the `extends` that named it, `stack` the files being read, to find cycles.
@@ -49,13 +82,13 @@ pub(crate) fn read_tree(
         );
         return None;
     }
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_pack_file(path) {
         Ok(t) => t,
         Err(e) => {
-            diags.push(Diagnostic::error(
-                from,
-                format!("cannot read pack `{display}`: {e}"),
-            ));
+            diags.push(
+                Diagnostic::error(from, format!("cannot read pack `{display}`: {e}"))
+                    .label("this file"),
+            );
             return None;
         }
     };

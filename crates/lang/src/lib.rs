@@ -68,11 +68,13 @@ mod syntax;
 pub mod tree;
 mod write;
 
-pub use check::{MAX_EXPR_NODES, OptionValue, builtin_functions};
+pub use check::{MAX_EXPR_NODES, MAX_PACK_NODES, OptionValue, builtin_functions};
 pub use confined::{MAX_EXTENDS_DEPTH, load_str_confined};
 pub use diag::{Diagnostic, LoadError, Loc, Severity, SourceFile, Sources};
+pub use input::MAX_PACK_BYTES;
 pub use options::{OptionArg, Options};
 pub use pack::{Pack, load, load_str, load_str_with, load_with};
 pub use patterns::{PATTERN_FORMS, PatternForm, pattern_help};
+pub use read::MAX_EVAL_STEPS;
 pub use read::{Display, Evaluation, MAX_GLYPH_CHARS, OptionInfo, Style};
 pub use syntax::MAX_EXPR_DEPTH;

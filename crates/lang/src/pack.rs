@@ -79,6 +79,13 @@ pub fn load_str(name: &str, text: &str, set: &[(String, String)]) -> Result<Pack
 pub fn load_str_with(name: &str, text: &str, options: &Options) -> Result<Pack, LoadError> {
     let mut sources = Sources::default();
     let mut diags = Vec::new();
+    if let Some(why) = input::too_large(text.len()) {
+        diags.push(Diagnostic::error(
+            None,
+            format!("cannot read pack `{name}`: {why}"),
+        ));
+        return finish(None, options, sources, diags);
+    }
     let file = sources.add(name, text);
     let tree = tree::parse(file, text, &mut diags)
         .and_then(|t| input::extend(t, Path::new("."), &mut sources, &mut diags, &mut Vec::new()));

@@ -140,15 +140,63 @@ pub struct AlphaBeta {
     error: Option<SearchError>,
 }
 
+/// An alpha-beta table that could not be allocated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "cannot allocate the alpha-beta table of 2^{bits} entries ({bytes} bytes): ask for a smaller one with tt=BITS"
+)]
+pub struct TableError {
+    /// The table's size asked for, as a power of two.
+    pub bits: u32,
+    /// Its size in bytes.
+    pub bytes: u128,
+}
+
+/// The bytes of a table of `2^bits` entries.
+pub fn table_bytes(bits: u32) -> u128 {
+    if bits == 0 {
+        0
+    } else {
+        (std::mem::size_of::<Option<Entry>>() as u128) << bits.min(100)
+    }
+}
+
 impl AlphaBeta {
     /// A searcher with this evaluation.
+    ///
+    /// # Panics
+    ///
+    /// When the table cannot be allocated; [`AlphaBeta::try_new`] says so instead.
     pub fn new(eval: Arc<dyn Evaluator>, config: AlphaBetaConfig) -> AlphaBeta {
+        match AlphaBeta::try_new(eval, config) {
+            Ok(a) => a,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A searcher with this evaluation, its table allocated fallibly: an error, never an
+    /// abort, when the memory is not there.
+    pub fn try_new(
+        eval: Arc<dyn Evaluator>,
+        config: AlphaBetaConfig,
+    ) -> Result<AlphaBeta, TableError> {
         let tt = if config.tt_bits == 0 {
             Vec::new()
         } else {
-            vec![None; 1usize << config.tt_bits.min(30)]
+            let fail = || TableError {
+                bits: config.tt_bits,
+                bytes: table_bytes(config.tt_bits),
+            };
+            let len = 1usize
+                .checked_shl(config.tt_bits)
+                .filter(|_| config.tt_bits < usize::BITS - 8)
+                .ok_or_else(fail)?;
+            let mut tt = Vec::new();
+            tt.try_reserve_exact(len).map_err(|_| fail())?;
+            tt.resize(len, None);
+            tt
         };
-        AlphaBeta {
+        Ok(AlphaBeta {
             eval,
             config,
             tt,
@@ -166,7 +214,7 @@ impl AlphaBeta {
             aborted: false,
             can_abort: false,
             error: None,
-        }
+        })
     }
 
     /// Forgets everything learnt: the table, the killers, the history.

@@ -11,7 +11,7 @@
 //!
 //! A time and a depth (or iterations) may be combined: the first reached stops the search.
 
-use crate::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_PLY};
+use crate::alphabeta::{AlphaBeta, AlphaBetaConfig, MAX_PLY, TableError, table_bytes};
 use crate::eval::Evaluator;
 use crate::mcts::{Mcts, MctsConfig};
 use crate::score::Score;
@@ -63,6 +63,84 @@ pub struct EngineSpec {
     pub tt_bits: u32,
     /// Alpha-beta quiescence.
     pub quiescence: bool,
+}
+
+/// The most an engine spec may ask for. Every front end holds the specs it is given to caps
+/// ([`EngineSpec::bounded`]) before it builds an engine, so that no spec can ask for more
+/// memory, threads or time than the machine should give.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// The largest alpha-beta table, as a power of two (`tt=BITS`).
+    pub tt_bits: u32,
+    /// The most MCTS threads (`threads=N`).
+    pub threads: usize,
+    /// The most positions (alpha-beta `nodes=N`) or iterations (MCTS) a move.
+    pub nodes: u64,
+    /// The longest time a move.
+    pub time: Duration,
+}
+
+/// The default largest alpha-beta table: 2^24 entries.
+pub const MAX_TABLE_BITS: u32 = 24;
+/// The default most threads of one engine.
+pub const MAX_ENGINE_THREADS: usize = 64;
+/// The default most positions or iterations a move.
+pub const MAX_ENGINE_NODES: u64 = 1 << 40;
+
+impl Default for Caps {
+    /// The caps of the command line: [`MAX_TABLE_BITS`], [`MAX_ENGINE_THREADS`],
+    /// [`MAX_ENGINE_NODES`], [`MAX_TIME`].
+    fn default() -> Caps {
+        Caps {
+            tt_bits: MAX_TABLE_BITS,
+            threads: MAX_ENGINE_THREADS,
+            nodes: MAX_ENGINE_NODES,
+            time: MAX_TIME,
+        }
+    }
+}
+
+/// A spec that asks for more than its caps allow: the cap is named.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CapError {
+    /// `tt=BITS` past the cap.
+    #[error(
+        "the alpha-beta table tt={asked} (2^{asked} entries, {bytes} bytes) is past the cap of tt={cap}"
+    )]
+    Table {
+        /// Asked for.
+        asked: u32,
+        /// Its bytes.
+        bytes: u128,
+        /// The cap.
+        cap: u32,
+    },
+    /// `threads=N` past the cap.
+    #[error("threads={asked} is past the cap of {cap} threads")]
+    Threads {
+        /// Asked for.
+        asked: usize,
+        /// The cap.
+        cap: usize,
+    },
+    /// `nodes=N` or iterations past the cap.
+    #[error("{asked} {what} a move is past the cap of {cap}")]
+    Nodes {
+        /// `positions` or `iterations`.
+        what: &'static str,
+        /// Asked for.
+        asked: u64,
+        /// The cap.
+        cap: u64,
+    },
+    /// A time past the cap.
+    #[error("{asked:?} a move is past the cap of {cap:?}")]
+    Time {
+        /// Asked for.
+        asked: Duration,
+        /// The cap.
+        cap: Duration,
+    },
 }
 
 /// A spec that does not read.
@@ -159,6 +237,48 @@ impl EngineSpec {
             l.time = Some(Duration::from_secs(1));
         }
         l
+    }
+
+    /// This spec if it asks for no more than `caps` allow, else an error that names the cap
+    /// passed. Every front end calls it before building an engine.
+    pub fn bounded(&self, caps: &Caps) -> Result<EngineSpec, CapError> {
+        if self.kind == EngineKind::AlphaBeta && self.tt_bits > caps.tt_bits {
+            return Err(CapError::Table {
+                asked: self.tt_bits,
+                bytes: table_bytes(self.tt_bits),
+                cap: caps.tt_bits,
+            });
+        }
+        if self.kind == EngineKind::Mcts && self.threads > caps.threads {
+            return Err(CapError::Threads {
+                asked: self.threads,
+                cap: caps.threads,
+            });
+        }
+        for (what, asked) in [("positions", self.nodes), ("iterations", self.iterations)] {
+            if let Some(asked) = asked.filter(|&n| n > caps.nodes) {
+                return Err(CapError::Nodes {
+                    what,
+                    asked,
+                    cap: caps.nodes,
+                });
+            }
+        }
+        if let Some(asked) = self.time.filter(|&t| t > caps.time) {
+            return Err(CapError::Time {
+                asked,
+                cap: caps.time,
+            });
+        }
+        Ok(self.clone())
+    }
+
+    /// The bytes of the table an engine of this spec allocates (alpha-beta's; 0 for others).
+    pub fn table_bytes(&self) -> u128 {
+        match self.kind {
+            EngineKind::AlphaBeta => table_bytes(self.tt_bits),
+            _ => 0,
+        }
     }
 
     /// Whether the same seed gives the same moves (no time limit decides them).
@@ -380,18 +500,32 @@ pub struct Engine {
 impl Engine {
     /// The player `spec` describes, with this evaluation (alpha-beta's). Without a seed in the
     /// spec, seed 0.
+    ///
+    /// # Panics
+    ///
+    /// When alpha-beta's table cannot be allocated; [`Engine::try_new`] says so instead.
     pub fn new(spec: &EngineSpec, eval: Arc<dyn Evaluator>) -> Engine {
+        match Engine::try_new(spec, eval) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// As [`Engine::new`], with alpha-beta's table allocated fallibly: an error, never an
+    /// abort, when the memory is not there. Hold the spec to caps first
+    /// ([`EngineSpec::bounded`]).
+    pub fn try_new(spec: &EngineSpec, eval: Arc<dyn Evaluator>) -> Result<Engine, TableError> {
         let seed = spec.seed.unwrap_or(0);
         let inner = match spec.kind {
             EngineKind::Random => Inner::Random(Rng::new(seed)),
-            EngineKind::AlphaBeta => Inner::AlphaBeta(Box::new(AlphaBeta::new(
+            EngineKind::AlphaBeta => Inner::AlphaBeta(Box::new(AlphaBeta::try_new(
                 eval,
                 AlphaBetaConfig {
                     tt_bits: spec.tt_bits,
                     quiescence: spec.quiescence,
                     ..AlphaBetaConfig::default()
                 },
-            ))),
+            )?)),
             EngineKind::Mcts => Inner::Mcts(Box::new(Mcts::new(MctsConfig {
                 exploration: spec.exploration,
                 playout_plies: spec.playout,
@@ -401,10 +535,10 @@ impl Engine {
                 ..MctsConfig::default()
             }))),
         };
-        Engine {
+        Ok(Engine {
             spec: spec.clone(),
             inner,
-        }
+        })
     }
 
     /// The spec.

@@ -28,8 +28,11 @@ pub mod eval;
 pub mod mcts;
 pub mod score;
 
-pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Info};
-pub use engine::{Choice, Engine, EngineKind, EngineSpec, MAX_TIME, SpecError, parse_duration};
+pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Info, TableError};
+pub use engine::{
+    CapError, Caps, Choice, Engine, EngineKind, EngineSpec, MAX_ENGINE_NODES, MAX_ENGINE_THREADS,
+    MAX_TABLE_BITS, MAX_TIME, SpecError, parse_duration,
+};
 pub use eval::{Evaluator, PIECE_VALUE, Weights};
 pub use mcts::{Mcts, MctsConfig, MctsInfo, MoveStats};
 pub use score::Score;

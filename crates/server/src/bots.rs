@@ -52,6 +52,9 @@ pub fn read_seat(seat: &EngineSeat, rules: &Rules) -> Result<(EngineSpec, Player
             )
         })?,
     };
+    let spec = spec
+        .bounded(&ply_search::Caps::default())
+        .map_err(|e| Refusal::new(422, e.to_string()))?;
     Ok((spec, player))
 }
 

@@ -38,6 +38,11 @@ pub(crate) const EVAL: Scope = Scope {
 /// The most a piece may be worth on a cell, in hundredths of a piece.
 pub const MAX_VALUE: i64 = 100_000;
 
+/// The compile-time evaluation budget: the most expression parts `[eval]` may evaluate when
+/// the pack is loaded (its expressions' parts, times pieces, times cells). Past it the pack is
+/// refused before anything is evaluated.
+pub const MAX_EVAL_STEPS: usize = 20_000_000;
+
 /// What `[eval]` declares, checked but not yet evaluated.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EvalSpec {
@@ -132,6 +137,21 @@ impl EvalSpec {
                 Err(e) => Err(fail(loc, piece, cell, e.to_string())),
             }
         };
+        let cases = core.all_pieces().count() * g.cells().iter().count();
+        for (e, loc) in [&self.material, &self.bonus].into_iter().flatten() {
+            let parts = crate::check::expr_size(e, MAX_EVAL_STEPS + 1);
+            let steps = parts.saturating_mul(cases);
+            if steps > MAX_EVAL_STEPS {
+                return Err(Diagnostic::error(
+                    Some(*loc),
+                    format!(
+                        "evaluating this for every piece on every cell takes {steps} steps ({parts} parts, {cases} cases); the compile-time evaluation budget is {MAX_EVAL_STEPS} steps"
+                    ),
+                )
+                .label("too costly to tabulate")
+                .help("write the evaluation with fewer parts (a definition is copied at each use)"));
+            }
+        }
         for piece in core.all_pieces() {
             let kind = piece.kind().index();
             let base = self

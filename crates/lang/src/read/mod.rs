@@ -27,7 +27,7 @@ mod zones;
 pub(crate) use directions::{compass_set as compass, compass_words};
 pub use display::{Display, MAX_GLYPH_CHARS, Style};
 pub(crate) use eval::EvalSpec;
-pub use eval::Evaluation;
+pub use eval::{Evaluation, MAX_EVAL_STEPS};
 pub use options::OptionInfo;
 pub(crate) use reader::Reader;
 
