@@ -531,3 +531,43 @@ winner = 'player'
     );
     assert!(err.contains("slide.toml:13:"), "{err}");
 }
+
+/// An effect that must change a piece, judged before the move is made, sees the piece a
+/// second part places back on the cell the mover left (found by the random-pack test).
+#[test]
+fn a_required_effect_sees_the_piece_placed_where_the_mover_was() {
+    let text = r#"
+[game]
+name = "Placed back"
+players = ["White", "Black"]
+symbols = { White = "W", Black = "B" }
+
+[board]
+rows = 3
+cols = 3
+
+[pieces.Bishop]
+letter = "B"
+moves = ['step sw then place Bishop by slide orthogonal, ne']
+
+[pieces.Crab]
+letter = "C"
+moves = ['step e+w']
+
+[effects.enclose]
+surround = "n, w"
+required = true
+
+[end.last-piece]
+when = 'count(pieces(opponent)) == 0'
+winner = 'player'
+"#;
+    let rules = ply_lang::load_str("placed_back.toml", text, &[])
+        .unwrap_or_else(|e| panic!("{}", e.render(false)))
+        .rules;
+    // Black's bishop on c2 steps to b1 and places a bishop back on c2: the white crab on c1
+    // then has bishops north (c2) and west (b1) of it, and is taken.
+    let game = at(&rules, "3/2BB/2WC Black");
+    let moves = legal(game.position());
+    assert!(moves.contains(&"c2-b1/c2".to_string()), "{moves:?}");
+}

@@ -232,15 +232,16 @@ impl State {
             let then = rules.moves[mv.rule() as usize].then;
             (at, then.map_or(0, |t| t.0[side.slot()]))
         });
+        // The second part may place on the cell the mover left.
         let at = |c: Cell| {
             if c == to {
                 mover
-            } else if Some(c) == from {
-                0
             } else if let Some((s, code)) = second
                 && s == c
             {
                 code
+            } else if Some(c) == from {
+                0
             } else {
                 self.board[c.index()]
             }
