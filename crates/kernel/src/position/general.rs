@@ -88,6 +88,26 @@ impl State {
     /// capture (python-chess's `has_legal_en_passant`).
     pub(crate) fn ghost_takeable(&self, rules: &Rules) -> bool {
         let side = self.side;
+        let judge = rules.must_change || rules.royal[side.slot()] != 0;
+        // Most passed cells no piece can take: find that out without judging any move (and
+        // without working out the royal piece's safety).
+        let mut pseudo = Guard::new(|_: Move| ControlFlow::<()>::Break(()));
+        let mut unjudged = Judged {
+            state: self,
+            rules,
+            inner: &mut pseudo,
+            any: false,
+            captures_only: false,
+            judge: false,
+            safety: None,
+            side,
+        };
+        let any = self
+            .generate_ghost_takes(rules, side, &mut unjudged)
+            .is_break();
+        if !any || !judge {
+            return any;
+        }
         let mut found = Guard::new(|_: Move| ControlFlow::<()>::Break(()));
         let mut judged = Judged {
             state: self,
@@ -95,7 +115,7 @@ impl State {
             inner: &mut found,
             any: false,
             captures_only: false,
-            judge: rules.must_change || rules.royal[side.slot()] != 0,
+            judge,
             safety: Some(self.safety(rules, side)),
             side,
         };

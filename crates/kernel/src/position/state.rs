@@ -239,12 +239,24 @@ impl State {
     /// Records the current position as the latest one (after a set-up, a placement or a
     /// move), by its repetition key ([`State::repetition_key`]).
     pub fn remember(&mut self, rules: &Rules) {
-        if self.seen.is_none() {
+        let Some(seen) = &self.seen else {
             return;
-        }
-        let key = self.repetition_key(rules);
-        let ply = self.ply;
+        };
+        // The dead unmoved flags depend on the unmoved set alone (a flagged cell keeps its
+        // piece: a move or a capture there clears the flag), which changes on few moves: they
+        // are kept for the last set seen.
+        let dead = if self.unmoved.is_empty() {
+            0
+        } else if seen.dead_for == self.unmoved {
+            seen.dead_xor
+        } else {
+            self.dead_unmoved_xor(rules)
+        };
+        let key = self.ghost_free_key(rules) ^ dead;
+        let (ply, unmoved) = (self.ply, self.unmoved);
         if let Some(seen) = &mut self.seen {
+            seen.dead_for = unmoved;
+            seen.dead_xor = dead;
             seen.record(ply, key);
         }
     }
@@ -257,20 +269,31 @@ impl State {
     /// an unmoved partner stands in the move's direction from it, the partner's while such a
     /// mover stands behind it.
     pub(crate) fn repetition_key(&self, rules: &Rules) -> u64 {
+        let dead = if self.unmoved.is_empty() {
+            0
+        } else {
+            self.dead_unmoved_xor(rules)
+        };
+        self.ghost_free_key(rules) ^ dead
+    }
+
+    /// [`State::hash`] without the cells open to capture when no legal move takes their piece.
+    fn ghost_free_key(&self, rules: &Rules) -> u64 {
         let mut key = self.hash;
         if !self.ghost.is_empty() && !self.ghost_takeable(rules) {
             for c in self.ghost.iter() {
                 key ^= rules.ghost_keys[c.index()];
             }
         }
-        if !self.unmoved.is_empty() {
-            let mut dead = self.unmoved;
-            dead.remove_all(&self.live_unmoved(rules));
-            for c in dead.iter() {
-                key ^= rules.unmoved_keys[c.index()];
-            }
-        }
         key
+    }
+
+    /// The keys of the unmoved flags that can no longer make a compound move possible.
+    fn dead_unmoved_xor(&self, rules: &Rules) -> u64 {
+        let mut dead = self.unmoved;
+        dead.remove_all(&self.live_unmoved(rules));
+        dead.iter()
+            .fold(0, |key, c| key ^ rules.unmoved_keys[c.index()])
     }
 
     /// Earlier occurrences of the current position, since the last capture, promotion or move
@@ -377,6 +400,9 @@ pub(crate) struct Seen {
     base: u32,
     /// By `ply - base`; keys past the current ply are of moves taken back.
     keys: Vec<u64>,
+    /// The unmoved set last remembered, and the keys of its dead flags.
+    dead_for: CellSet,
+    dead_xor: u64,
 }
 
 impl Seen {
@@ -384,6 +410,8 @@ impl Seen {
         Seen {
             base: 0,
             keys: Vec::with_capacity(SEEN_ROOM),
+            dead_for: CellSet::EMPTY,
+            dead_xor: 0,
         }
     }
 
@@ -419,6 +447,8 @@ impl Clone for Seen {
         Seen {
             base: self.base,
             keys,
+            dead_for: self.dead_for,
+            dead_xor: self.dead_xor,
         }
     }
 }
