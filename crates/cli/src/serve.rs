@@ -44,6 +44,11 @@ pub struct ServeArgs {
     /// the store when next asked for).
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
     pub keep_games: u64,
+    /// A host name (or address) the server answers to, besides the loopback names and the
+    /// address it listens on; may be given again. `*`: any (behind a proxy that checks).
+    /// Requests naming another `Host` are refused (421), against DNS rebinding.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    pub allowed_hosts: Vec<String>,
     /// How the log on standard error is written: text, or json (one object a line).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = LogFormatArg::Text)]
     pub log_format: LogFormatArg,
@@ -102,6 +107,7 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         summary: Some(crate::show::summary),
         check_time: ply_server::playground::CHECK_TIME,
         request_timeout: std::time::Duration::from_secs(args.request_timeout.max(1)),
+        allowed_hosts: args.allowed_hosts.clone(),
     };
     let mut said = Ok(());
     let served = ply_server::serve_blocking(&config, |server| {

@@ -744,7 +744,7 @@ async fn a_slow_body_is_cut_at_the_request_timeout_and_normal_clients_get_in() {
                 .await
                 .expect("connects");
             s.write_all(
-                b"POST /games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+                b"POST /games HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
                   content-length: 100\r\n\r\n{",
             )
             .await

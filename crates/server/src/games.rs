@@ -280,8 +280,17 @@ impl LiveState {
         }
     }
 
+    /// The game as it was at `version` (for judging a retried request again).
+    fn game_at(&self, version: u64) -> Result<Game, StoreError> {
+        Ok(self.at(version)?.game)
+    }
+
     /// The state as it was at `version` (for answering a retried request again).
     fn view_at(&self, version: u64) -> Result<GameState, StoreError> {
+        Ok(self.at(version)?.view())
+    }
+
+    fn at(&self, version: u64) -> Result<LiveState, StoreError> {
         let mut past = LiveState {
             meta: self.meta.clone(),
             options: self.options.clone(),
@@ -294,7 +303,7 @@ impl LiveState {
         for e in self.events.iter().take_while(|e| e.version <= version) {
             past.apply(e)?;
         }
-        Ok(past.view())
+        Ok(past)
     }
 
     fn push(&self, live: &Live) {
@@ -430,7 +439,9 @@ impl Hub {
         names.sort();
         let mut packs = Vec::new();
         for name in names {
-            let path = self.packs.join(format!("{name}.toml"));
+            let Some(path) = self.pack_file(&name) else {
+                continue;
+            };
             let Ok(Ok(pack)) =
                 std::panic::catch_unwind(|| ply_lang::load_with(&path, &Options::new()))
             else {
@@ -452,6 +463,23 @@ impl Hub {
         Ok(PackList { packs })
     }
 
+    /// The file of the pack `name` (a valid name): `NAME.toml` in the packs folder, a file,
+    /// and inside the folder once links are followed (a link to a file elsewhere is no pack).
+    fn pack_file(&self, name: &str) -> Option<PathBuf> {
+        let path = self.packs.join(format!("{name}.toml"));
+        let real = std::fs::canonicalize(&path).ok()?;
+        let folder = std::fs::canonicalize(&self.packs).ok()?;
+        if !real.starts_with(&folder) {
+            tracing::warn!(
+                "{}: a link to {}, outside the packs folder: not offered",
+                path.display(),
+                real.display()
+            );
+            return None;
+        }
+        real.is_file().then_some(path)
+    }
+
     /// `GET /packs/{name}`: the pack's file, as it is.
     pub fn pack_text(&self, name: &str) -> Result<crate::api::PackText, Refusal> {
         if !valid_pack_name(name) {
@@ -460,7 +488,13 @@ impl Hub {
                 format!("`{name}` is not a pack name: a name is letters, digits, `_` and `-`"),
             ));
         }
-        let path = self.packs.join(format!("{name}.toml"));
+        let no_pack = || {
+            Refusal::new(
+                404,
+                format!("there is no pack named `{name}` (GET /packs lists them)"),
+            )
+        };
+        let path = self.pack_file(name).ok_or_else(no_pack)?;
         let text = std::fs::read_to_string(&path).map_err(|_| {
             Refusal::new(
                 404,
@@ -485,8 +519,7 @@ impl Hub {
                 ),
             ));
         }
-        let path = self.packs.join(format!("{}.toml", req.pack));
-        if !path.is_file() {
+        let Some(path) = self.pack_file(&req.pack) else {
             return Err(Refusal::new(
                 404,
                 format!(
@@ -494,7 +527,7 @@ impl Hub {
                     req.pack
                 ),
             ));
-        }
+        };
         let options = options_of(&req.options);
         // The pack file's own name, so that `extends` is found beside it.
         let pack = std::panic::catch_unwind(|| ply_lang::load_with(&path, &options))
@@ -873,29 +906,50 @@ fn replayed(
         .events
         .iter()
         .find(|e| e.idempotency_key.as_deref() == Some(key))?;
-    let same = e.seat as usize == seat.index()
-        && e.version == version + 1
-        && match (&e.kind, action) {
-            (EventKind::Move(stored), Action::Move(asked)) => {
-                let a = read_move(&st.rules, asked).ok();
-                let s = parse_move(&st.rules, stored).ok();
-                match (a, s) {
-                    (Some((a, ac)), Some((s, sc))) => {
-                        a.first() == s.first() && a.last() == s.last() && ac == sc
+    let stored = match &e.kind {
+        EventKind::Move(m) => format!("the move `{m}`"),
+        EventKind::UndoAsk => "asking to take back a move".to_string(),
+        EventKind::UndoAccept => "accepting to take back a move".to_string(),
+        EventKind::UndoDecline => "declining to take back a move".to_string(),
+    };
+    let why = if e.seat as usize != seat.index() {
+        format!("it was used by the other seat, for {stored}")
+    } else if e.version != version + 1 {
+        format!(
+            "it was used for {stored} made on version {}, not {version}",
+            e.version - 1
+        )
+    } else {
+        match (&e.kind, action) {
+            // The same move: the one the request names, found on the position it was made
+            // on, is the stored one, its whole path (a chain of hops between the same two
+            // cells by other cells is another move) and its choice.
+            (EventKind::Move(m), Action::Move(asked)) => {
+                let found = st.game_at(version).ok().and_then(|g| {
+                    let (path, choice) = read_move(&st.rules, asked).ok()?;
+                    let player = Player::new(usize::from(e.seat))?;
+                    g.find_move_choosing(Some(player), &path, choice)
+                        .ok()
+                        .map(|mv| move_text(&st.rules, &mv))
+                });
+                match found {
+                    Some(f) if &f == m => {
+                        return Some(st.view_at(e.version).map_err(Refusal::from));
                     }
-                    _ => false,
+                    Some(f) => format!("it was used for {stored}, and this request is `{f}`"),
+                    None => format!("it was used for {stored}, and this request is another"),
                 }
             }
-            _ => false,
-        };
-    Some(if same {
-        st.view_at(e.version).map_err(Refusal::from)
-    } else {
-        Err(Refusal::new(
-            422,
-            "this idempotency key was used for another request in this game",
-        ))
-    })
+            _ => format!("it was used for {stored}"),
+        }
+    };
+    Some(Err(Refusal::new(
+        422,
+        format!(
+            "this idempotency key was used for another request in this game: {why}; a key \
+             names one request"
+        ),
+    )))
 }
 
 /// Judges a seat's action on the current state: the event to store, or why not.

@@ -47,6 +47,8 @@ pub struct Bounds {
     /// How long a WebSocket may go without a frame from its client (it is pinged at half that
     /// time, so a live client's pongs keep it open) before it is closed.
     pub ws_idle: Duration,
+    /// The hosts the server answers to (see [`crate::guard`]).
+    pub hosts: Arc<crate::guard::AllowedHosts>,
 }
 
 #[derive(Clone)]
@@ -108,6 +110,11 @@ pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
             bounds.request_timeout,
             bounded_request,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            bounds.hosts,
+            crate::guard::guard,
+        ))
+        .layer(axum::middleware::from_fn(crate::guard::json_errors))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -158,7 +165,8 @@ fn json_response(status: u16, body: &impl Serialize) -> Response {
     }
 }
 
-fn refusal(r: Refusal) -> Response {
+/// A refusal's answer: its status and JSON body.
+pub(crate) fn refusal(r: Refusal) -> Response {
     json_response(r.status, &r.body)
 }
 

@@ -25,6 +25,7 @@ pub mod api;
 pub mod bots;
 pub mod client;
 pub mod games;
+pub mod guard;
 pub mod http;
 pub mod logging;
 pub mod playground;
@@ -66,6 +67,9 @@ pub struct Config {
     /// The longest a request may take, its body included, before it is answered 408 and its
     /// connection closed (a slow body cannot hold a connection longer).
     pub request_timeout: Duration,
+    /// Hosts the server answers to besides the loopback names and the address it listens on
+    /// (`*`: any); see [`guard`].
+    pub allowed_hosts: Vec<String>,
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -83,6 +87,7 @@ impl Default for Config {
             summary: None,
             check_time: playground::CHECK_TIME,
             request_timeout: Duration::from_secs(30),
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -172,6 +177,7 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
                 connections: connections.clone(),
                 request_timeout: config.request_timeout,
                 ws_idle: config.idle_timeout,
+                hosts: std::sync::Arc::new(guard::AllowedHosts::new(addr, &config.allowed_hosts)),
             },
             playground::Settings {
                 summary: config.summary,
