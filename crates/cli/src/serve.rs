@@ -49,6 +49,19 @@ pub struct ServeArgs {
     /// Requests naming another `Host` are refused (421), against DNS rebinding.
     #[arg(long = "allowed-host", value_name = "HOST")]
     pub allowed_hosts: Vec<String>,
+    /// Games a client (an IP address) may create a minute, in a burst or spread out (429
+    /// past it); 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = 120)]
+    pub games_per_minute: u32,
+    /// Games being created at once, all clients together (503 past it).
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub games_at_once: usize,
+    /// Pasted packs a client may check or start games of a minute (429 past it); 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub checks_per_minute: u32,
+    /// Pasted packs checked at once, all clients together (503 past it).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub checks_at_once: usize,
     /// How the log on standard error is written: text, or json (one object a line).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = LogFormatArg::Text)]
     pub log_format: LogFormatArg,
@@ -108,6 +121,16 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         check_time: ply_server::playground::CHECK_TIME,
         request_timeout: std::time::Duration::from_secs(args.request_timeout.max(1)),
         allowed_hosts: args.allowed_hosts.clone(),
+        limits: ply_server::limits::Limits {
+            games: ply_server::limits::Limit {
+                per_minute: args.games_per_minute,
+                at_once: args.games_at_once,
+            },
+            playground: ply_server::limits::Limit {
+                per_minute: args.checks_per_minute,
+                at_once: args.checks_at_once,
+            },
+        },
     };
     let mut said = Ok(());
     let served = ply_server::serve_blocking(&config, |server| {

@@ -2,6 +2,7 @@
 
 use crate::api::{CreateGame, MoveRequest, PastedPack, ServerMessage, UndoRequest};
 use crate::games::{Hub, Refusal};
+use crate::limits::limited;
 use crate::playground::{MAX_PLAYGROUND_BODY, Settings};
 use axum::Router;
 use axum::body::Bytes;
@@ -49,6 +50,8 @@ pub struct Bounds {
     pub ws_idle: Duration,
     /// The hosts the server answers to (see [`crate::guard`]).
     pub hosts: Arc<crate::guard::AllowedHosts>,
+    /// The limits on creating games and on the playground.
+    pub limits: crate::limits::Limits,
 }
 
 #[derive(Clone)]
@@ -83,7 +86,12 @@ async fn bounded_request(
 /// ([`MAX_PLAYGROUND_BODY`]) and are checked with `playground`'s settings.
 pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
     let max_body = bounds.max_body;
-    let pasted = DefaultBodyLimit::max(MAX_PLAYGROUND_BODY.max(max_body));
+    let pasted_max = MAX_PLAYGROUND_BODY.max(max_body);
+    let pasted = DefaultBodyLimit::max(pasted_max);
+    let limits = bounds.limits;
+    let playground_limit = limits.playground;
+    let checks = Arc::new(Semaphore::new(limits.playground.at_once.max(1)));
+    let games_at_once = limits.games.at_once.max(1);
     Router::new()
         .route("/", get(index))
         .route("/play", get(crate::web::playground))
@@ -92,11 +100,35 @@ pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
         .route("/games/{id}/layout", get(layout))
         .route("/games/{id}/seat", post(seat))
         .route("/games/{id}/record", get(record))
-        .route("/playground/check", post(check).layer(pasted))
-        .route("/playground/games", post(create_pasted).layer(pasted))
+        .route(
+            "/playground/check",
+            limited(
+                post(check).layer(pasted),
+                playground_limit,
+                checks.clone(),
+                pasted_max,
+            ),
+        )
+        .route(
+            "/playground/games",
+            limited(
+                post(create_pasted).layer(pasted),
+                playground_limit,
+                checks,
+                pasted_max,
+            ),
+        )
         .route("/openapi.json", get(openapi))
         .route("/packs", get(packs))
-        .route("/games", post(create))
+        .route(
+            "/games",
+            limited(
+                post(create),
+                limits.games,
+                Arc::new(Semaphore::new(games_at_once)),
+                max_body,
+            ),
+        )
         .route("/games/{id}", get(state))
         .route("/games/{id}/moves", post(play))
         .route("/games/{id}/undo", post(undo))
@@ -554,8 +586,8 @@ pub async fn serve_connections(
     idle_timeout: Duration,
 ) -> io::Result<()> {
     loop {
-        let stream = match tcp.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match tcp.accept().await {
+            Ok(accepted) => accepted,
             // Out of file descriptors, or a connection reset before it was accepted: wait a
             // little and go on.
             Err(_) => {
@@ -576,6 +608,9 @@ pub async fn serve_connections(
                     let held = held.clone();
                     move |mut req: hyper::Request<hyper::body::Incoming>| {
                         req.extensions_mut().insert(held.clone());
+                        // The client's address, for the per-client rate limits.
+                        req.extensions_mut()
+                            .insert(axum::extract::ConnectInfo(peer));
                         req
                     }
                 })

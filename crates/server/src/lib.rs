@@ -27,6 +27,7 @@ pub mod client;
 pub mod games;
 pub mod guard;
 pub mod http;
+pub mod limits;
 pub mod logging;
 pub mod playground;
 pub mod store;
@@ -70,6 +71,8 @@ pub struct Config {
     /// Hosts the server answers to besides the loopback names and the address it listens on
     /// (`*`: any); see [`guard`].
     pub allowed_hosts: Vec<String>,
+    /// The limits on creating games and on the playground, per client and at once.
+    pub limits: limits::Limits,
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -88,6 +91,7 @@ impl Default for Config {
             check_time: playground::CHECK_TIME,
             request_timeout: Duration::from_secs(30),
             allowed_hosts: Vec::new(),
+            limits: limits::Limits::default(),
         }
     }
 }
@@ -178,6 +182,7 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
                 request_timeout: config.request_timeout,
                 ws_idle: config.idle_timeout,
                 hosts: std::sync::Arc::new(guard::AllowedHosts::new(addr, &config.allowed_hosts)),
+                limits: config.limits,
             },
             playground::Settings {
                 summary: config.summary,

@@ -271,3 +271,52 @@ async fn an_idempotency_key_names_one_whole_path() {
         .expect("state");
     assert_eq!(now.version, 2);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_creating_games_past_its_rate_is_answered_429_and_play_goes_on() {
+    let db = temp_dir("ply_rate").join("games.db");
+    let limit = ply_server::limits::Limit {
+        per_minute: 3,
+        at_once: 4,
+    };
+    let server = start(Config {
+        packs: rulesets(),
+        db: db.display().to_string(),
+        limits: ply_server::limits::Limits {
+            games: limit,
+            playground: limit,
+        },
+        ..Config::default()
+    })
+    .await;
+    let mut c = Client::new(server.addr);
+    let games: Vec<CreatedGame> = vec![
+        create(&mut c, "breakthrough").await,
+        create(&mut c, "breakthrough").await,
+        create(&mut c, "breakthrough").await,
+    ];
+    let a = c
+        .raw("POST", "/games", CREATE.to_vec(), &[])
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 429, "{}", a.text());
+    assert!(error_of(&a).contains("too many"));
+    let wait: u64 = a
+        .retry_after
+        .as_deref()
+        .expect("Retry-After")
+        .parse()
+        .expect("seconds");
+    assert!((1..=20).contains(&wait), "{wait}");
+    // The games made go on.
+    let g = &games[2];
+    let m = g.state.legal_moves[0].clone();
+    let a = c
+        .post(
+            &format!("/games/{}/moves", g.state.id),
+            &mv(&mover_token(g, &g.state), 0, &m),
+        )
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 200, "{}", a.text());
+}
