@@ -49,6 +49,10 @@ pub struct ServeArgs {
     /// Requests naming another `Host` are refused (421), against DNS rebinding.
     #[arg(long = "allowed-host", value_name = "HOST")]
     pub allowed_hosts: Vec<String>,
+    /// Removes a game from the store once it has had no move (or any change) for this long:
+    /// `30d`, `12h`, `90min`, `45s`. Without it, games are kept for ever.
+    #[arg(long, value_name = "DURATION", value_parser = ply_server::parse_duration)]
+    pub expire_games: Option<std::time::Duration>,
     /// Games a client (an IP address) may create a minute, in a burst or spread out (429
     /// past it); 0: no limit.
     #[arg(long, value_name = "N", default_value_t = 120)]
@@ -121,6 +125,7 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         check_time: ply_server::playground::CHECK_TIME,
         request_timeout: std::time::Duration::from_secs(args.request_timeout.max(1)),
         allowed_hosts: args.allowed_hosts.clone(),
+        expire_games: args.expire_games,
         limits: ply_server::limits::Limits {
             games: ply_server::limits::Limit {
                 per_minute: args.games_per_minute,

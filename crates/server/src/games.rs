@@ -97,6 +97,8 @@ struct LiveState {
     version: u64,
     events: Vec<Event>,
     undo_ask: Option<Player>,
+    /// When the game was created or last changed, in milliseconds since the Unix epoch.
+    touched_ms: i64,
 }
 
 /// The games of one server process and where they are stored.
@@ -109,6 +111,8 @@ pub struct Hub {
     live: Mutex<HashMap<String, Arc<Live>>>,
     rules: Mutex<HashMap<String, Arc<Rules>>>,
     displays: Mutex<HashMap<String, ply_lang::Display>>,
+    /// How long a game may go without a change before it is removed, if games expire.
+    expire: Option<Duration>,
 }
 
 fn sha256_hex(data: &[u8]) -> String {
@@ -202,6 +206,7 @@ impl LiveState {
             EventKind::UndoDecline => self.undo_ask = None,
         }
         self.version = e.version;
+        self.touched_ms = self.touched_ms.max(e.at_ms);
         self.events.push(e.clone());
         Ok(())
     }
@@ -299,6 +304,7 @@ impl LiveState {
             version: 0,
             events: Vec::new(),
             undo_ask: None,
+            touched_ms: self.meta.created_ms,
         };
         for e in self.events.iter().take_while(|e| e.version <= version) {
             past.apply(e)?;
@@ -329,7 +335,14 @@ impl Hub {
     /// A hub over a store, creating games from the packs in `packs`.
     /// A game that nobody has reached for `keep_idle` and nobody watches is dropped from
     /// memory (it is loaded again from the store when next asked for).
-    pub fn new(store: Box<dyn Store>, packs: PathBuf, keep_idle: Duration) -> Arc<Hub> {
+    /// With `expire`, a game with no change for that long is removed from the store (see
+    /// [`Store::expire`]) and from memory.
+    pub fn new(
+        store: Box<dyn Store>,
+        packs: PathBuf,
+        keep_idle: Duration,
+        expire: Option<Duration>,
+    ) -> Arc<Hub> {
         let hub = Arc::new_cyclic(|me| Hub {
             me: me.clone(),
             started: Instant::now(),
@@ -338,6 +351,7 @@ impl Hub {
             live: Mutex::new(HashMap::new()),
             rules: Mutex::new(HashMap::new()),
             displays: Mutex::new(HashMap::new()),
+            expire,
         });
         if let Some(mut changes) = hub.store.changes() {
             let weak = Arc::downgrade(&hub);
@@ -362,7 +376,39 @@ impl Hub {
                 hub.evict(keep_idle);
             }
         });
+        if let Some(expire) = expire {
+            let weak = Arc::downgrade(&hub);
+            tokio::spawn(async move {
+                let every = (expire / 2).clamp(Duration::from_millis(50), Duration::from_secs(60));
+                loop {
+                    tokio::time::sleep(every).await;
+                    let Some(hub) = weak.upgrade() else { break };
+                    hub.expire_now(expire).await;
+                }
+            });
+        }
         hub
+    }
+
+    /// Removes the games with no change for `expire`: from the store, and from this
+    /// process's memory (whichever process removed them from the store).
+    async fn expire_now(&self, expire: Duration) {
+        let cutoff = crate::store::now_ms() - expire.as_millis() as i64;
+        match self.store.expire(cutoff).await {
+            Ok(ids) if !ids.is_empty() => {
+                tracing::info!("{} games with no move for {expire:?} removed", ids.len());
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("removing the games with no move: {e}"),
+        }
+        self.live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, l| match l.state.try_lock() {
+                Ok(st) => st.touched_ms >= cutoff,
+                // In use: it is looked at again next time.
+                Err(_) => true,
+            });
     }
 
     fn now_ms(&self) -> u64 {
@@ -579,9 +625,7 @@ impl Hub {
                 sha256_hex(tokens[0].as_bytes()),
                 sha256_hex(tokens[1].as_bytes()),
             ],
-            created_ms: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64),
+            created_ms: crate::store::now_ms(),
         };
         self.store.create(&meta).await?;
         let live = self.live(&meta.id).await?;
@@ -741,7 +785,15 @@ impl Hub {
             l.used.store(self.now_ms(), Ordering::Relaxed);
             return Ok(l.clone());
         }
-        let unknown = || Refusal::new(404, format!("there is no game `{}`", id.escape_debug()));
+        let unknown = || {
+            let expiry = self.expire.map_or(String::new(), |d| {
+                format!(" (a game with no move for {d:?} is removed)")
+            });
+            Refusal::new(
+                404,
+                format!("there is no game `{}`{expiry}", id.escape_debug()),
+            )
+        };
         // An id is letters and digits (this server makes 16 hex digits): anything else is no
         // game, and never reaches the store (PostgreSQL refuses a NUL in text, for one).
         if !valid_game_id(id) {
@@ -754,6 +806,7 @@ impl Hub {
             Refusal::new(500, "the game's stored options are damaged")
         })?;
         let state = LiveState {
+            touched_ms: meta.created_ms,
             meta,
             options,
             game: Game::new(rules.clone()),
@@ -866,6 +919,7 @@ impl Hub {
             seat: seat.index() as u8,
             kind,
             idempotency_key: key.map(str::to_string),
+            at_ms: crate::store::now_ms(),
         };
         match self.store.append(id, &event).await? {
             Appended::Stored => {

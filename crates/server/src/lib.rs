@@ -73,6 +73,17 @@ pub struct Config {
     pub allowed_hosts: Vec<String>,
     /// The limits on creating games and on the playground, per client and at once.
     pub limits: limits::Limits,
+    /// How long a game may go without a move (or any change) before it is removed from the
+    /// store; `None`: games are kept for ever.
+    pub expire_games: Option<Duration>,
+}
+
+/// Reads a duration as `--expire-games` takes it: `30d`, `12h`, `90min`, `45s`, `500ms`, or
+/// several (`1h 30min`).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text).map_err(|e| {
+        format!("`{text}` is not a duration ({e}): write it as 30d, 12h, 90min, 45s or 500ms")
+    })
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -92,6 +103,7 @@ impl Default for Config {
             request_timeout: Duration::from_secs(30),
             allowed_hosts: Vec::new(),
             limits: limits::Limits::default(),
+            expire_games: None,
         }
     }
 }
@@ -166,7 +178,12 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
             source,
         })?;
     let addr = tcp.local_addr()?;
-    let hub = games::Hub::new(store, config.packs.clone(), config.keep_idle_games);
+    let hub = games::Hub::new(
+        store,
+        config.packs.clone(),
+        config.keep_idle_games,
+        config.expire_games,
+    );
     let store = hub.describe_store();
     let connections =
         std::sync::Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
