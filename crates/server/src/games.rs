@@ -8,9 +8,9 @@
 
 use crate::api::{
     Board, Conflict, CreateGame, CreatedGame, EngineSeat, ErrorBody, GameState, GameStatus, Layout,
-    LayoutCell, LayoutPiece, LayoutPlayer, LayoutZone, MoveRequest, MoveText, OptionJson,
-    OptionType, PackInfo, PackList, PackOption, PackRef, PastedPack, ServerMessage, UndoAction,
-    UndoOffer, UndoRequest,
+    LayoutCell, LayoutPiece, LayoutPlayer, LayoutZone, MAX_INLINE_LEGAL, MAX_LEGAL_PAGE,
+    MoveRequest, MoveText, OptionJson, OptionType, PackInfo, PackList, PackOption, PackRef,
+    PastedPack, ServerMessage, UndoAction, UndoOffer, UndoRequest,
 };
 use crate::store::{Appended, Event, EventKind, NewGame, Store, StoreError};
 use ply_kernel::spec::ZoneCells;
@@ -235,24 +235,11 @@ impl LiveState {
             Status::Over(Outcome::Win(p)) => (None, GameStatus::Over, Some(p)),
             Status::Over(Outcome::Draw) => (None, GameStatus::Over, None),
         };
-        let legal_moves: Vec<String> = match status {
-            Status::ToMove(_) => self
-                .game
-                .legal_moves()
-                .map(|l| l.iter().map(|m| move_text(rules, &m)).collect())
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        let path_of = |text: &str| -> Vec<String> {
-            parse_move(rules, text)
-                .map(|(cells, _)| cells.iter().map(|&c| g.name(c).to_string()).collect())
-                .unwrap_or_default()
-        };
-        let legal_paths = legal_moves.iter().map(|m| path_of(m)).collect();
+        let (legal_count, legal_moves, legal_paths) = self.legal(0, MAX_INLINE_LEGAL);
         let last_path = self
             .game
             .last_move()
-            .map(|m| path_of(&move_text(rules, &m)));
+            .map(|m| path_of(rules, &move_text(rules, &m)));
         let name = |p: Player| core.player_name(p).to_string();
         GameState {
             id: self.meta.id.clone(),
@@ -274,6 +261,7 @@ impl LiveState {
             winner: winner.map(name),
             legal_moves,
             legal_paths,
+            legal_count,
             moves: self.game.history().map(|m| move_text(rules, &m)).collect(),
             last_path,
             undo_request: self.undo_ask.and_then(|p| {
@@ -283,6 +271,28 @@ impl LiveState {
                 })
             }),
         }
+    }
+
+    /// How many legal moves the side to move has, and those from `offset` on, at most
+    /// `limit`, in notation and as paths (only those are written out).
+    fn legal(&self, offset: usize, limit: usize) -> (usize, Vec<String>, Vec<Vec<String>>) {
+        if !matches!(self.game.status(), Status::ToMove(_)) {
+            return (0, Vec::new(), Vec::new());
+        }
+        let Ok(list) = self.game.legal_moves() else {
+            return (0, Vec::new(), Vec::new());
+        };
+        let rules = &self.rules;
+        let mut count = 0;
+        let mut moves = Vec::new();
+        for m in list.iter() {
+            if count >= offset && moves.len() < limit {
+                moves.push(move_text(rules, &m));
+            }
+            count += 1;
+        }
+        let paths = moves.iter().map(|m| path_of(rules, m)).collect();
+        (count, moves, paths)
     }
 
     /// The game as it was at `version` (for judging a retried request again).
@@ -323,6 +333,14 @@ impl LiveState {
             });
         }
     }
+}
+
+/// A move's path of cells, by name.
+fn path_of(rules: &Rules, text: &str) -> Vec<String> {
+    let g = rules.geometry();
+    parse_move(rules, text)
+        .map(|(cells, _)| cells.iter().map(|&c| g.name(c).to_string()).collect())
+        .unwrap_or_default()
 }
 
 /// What a seat asks of a game.
@@ -847,6 +865,32 @@ impl Hub {
         let mut st = live.state.lock().await;
         self.refresh(&live, &mut st).await?;
         Ok(st.view())
+    }
+
+    /// `GET /games/{id}/legal`: a page of the legal moves.
+    pub async fn legal(
+        &self,
+        id: &str,
+        query: &crate::api::LegalQuery,
+    ) -> Result<crate::api::LegalPage, Refusal> {
+        let limit = query.limit.unwrap_or(MAX_LEGAL_PAGE);
+        if limit == 0 || limit > MAX_LEGAL_PAGE {
+            return Err(Refusal::new(
+                400,
+                format!("a page lists 1 to {MAX_LEGAL_PAGE} moves, not {limit}"),
+            ));
+        }
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        self.refresh(&live, &mut st).await?;
+        let (count, moves, paths) = st.legal(query.offset, limit);
+        Ok(crate::api::LegalPage {
+            version: st.version,
+            count,
+            offset: query.offset,
+            moves,
+            paths,
+        })
     }
 
     /// Subscribes to a game's pushed states; answers the current state too (pushes after it

@@ -133,6 +133,7 @@ pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
         .route("/games/{id}/moves", post(play))
         .route("/games/{id}/undo", post(undo))
         .route("/games/{id}/ws", get(ws))
+        .route("/games/{id}/legal", get(legal))
         .fallback(|| async { refusal(Refusal::new(404, "no such route (GET /openapi.json)")) })
         .method_not_allowed_fallback(|| async {
             refusal(Refusal::new(405, "this route does not take that method"))
@@ -348,6 +349,23 @@ async fn create_pasted(State(app): State<App>, raw: Result<Bytes, BytesRejection
 
 async fn state(State(app): State<App>, Path(id): Path<String>) -> Response {
     answer(200, app.hub.state(&id).await)
+}
+
+async fn legal(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    query: Result<
+        axum::extract::Query<crate::api::LegalQuery>,
+        axum::extract::rejection::QueryRejection,
+    >,
+) -> Response {
+    match query {
+        Ok(axum::extract::Query(q)) => answer(200, app.hub.legal(&id, &q).await),
+        Err(e) => refusal(Refusal::new(
+            400,
+            format!("the query is `offset` and `limit`, numbers: {e}"),
+        )),
+    }
 }
 
 /// The `Idempotency-Key` header, as an alternative to the body's field.
