@@ -126,6 +126,7 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         request_timeout: std::time::Duration::from_secs(args.request_timeout.max(1)),
         allowed_hosts: args.allowed_hosts.clone(),
         expire_games: args.expire_games,
+        pack_worker: worker(),
         limits: ply_server::limits::Limits {
             games: ply_server::limits::Limit {
                 per_minute: args.games_per_minute,
@@ -152,4 +153,22 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
     });
     said?;
     served.map_err(|e| CliError::Invalid(e.to_string()))
+}
+
+/// This program, re-executed as `ply pack-worker` to check each pasted pack in a process of its
+/// own; `None` when its path is not known (the checks then run on a thread).
+fn worker() -> Option<&'static ply_server::playground::Worker> {
+    let program = std::env::current_exe().ok()?;
+    Some(Box::leak(Box::new(ply_server::playground::Worker {
+        program,
+        args: vec!["pack-worker".to_string()],
+    })))
+}
+
+/// `ply pack-worker`: checks the pasted pack read on standard input (see
+/// [`ply_server::playground::worker_main`]).
+pub fn pack_worker(cx: &mut Context<'_>) -> CmdResult {
+    ply_server::playground::worker_main(&mut *cx.input, cx.out, Some(crate::show::summary))
+        .map_err(|e| CliError::Invalid(format!("pack worker: {e}")))?;
+    Ok(())
 }

@@ -1142,6 +1142,12 @@ pub(crate) fn options_of(json: &BTreeMap<String, OptionJson>) -> Options {
         .collect()
 }
 
+/// A pack from its resolved text (as a worker process checked it).
+pub(crate) fn load_resolved(name: &str, text: &str) -> Result<ply_lang::Pack, Refusal> {
+    load_panic_safe(&format!("{name}.toml"), text, &Options::new())
+        .map_err(|e| Refusal::new(500, format!("the resolved pack does not load: {e}")))
+}
+
 /// The resolved text is a game's pack from the moment it starts: it must load by itself.
 pub(crate) fn check_resolved(name: &str, pack: &ply_lang::Pack) -> Result<(), Refusal> {
     load_panic_safe(&format!("{name}.toml"), &pack.resolved, &Options::new())

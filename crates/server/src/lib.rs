@@ -76,6 +76,9 @@ pub struct Config {
     /// How long a game may go without a move (or any change) before it is removed from the
     /// store; `None`: games are kept for ever.
     pub expire_games: Option<Duration>,
+    /// The worker process that checks pasted packs (under CPU-time and memory limits, killed
+    /// at the deadline); `None`: on a thread of the server.
+    pub pack_worker: Option<&'static playground::Worker>,
 }
 
 /// Reads a duration as `--expire-games` takes it: `30d`, `12h`, `90min`, `45s`, `500ms`, or
@@ -104,6 +107,7 @@ impl Default for Config {
             allowed_hosts: Vec::new(),
             limits: limits::Limits::default(),
             expire_games: None,
+            pack_worker: None,
         }
     }
 }
@@ -204,6 +208,7 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
             playground::Settings {
                 summary: config.summary,
                 time: config.check_time,
+                worker: config.pack_worker,
             },
         ),
         connections,
