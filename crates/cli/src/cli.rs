@@ -68,6 +68,10 @@ pub enum Command {
     Script(ScriptArgs),
     /// Serve games to remote players over HTTP and WebSocket.
     Serve(ServeArgs),
+    /// `ply serve`'s worker: checks one pasted pack read on standard input, under CPU-time and
+    /// memory limits (not for people).
+    #[command(hide = true, name = "pack-worker")]
+    PackWorker,
 }
 
 /// Runs a parsed command line; returns the exit code. The context's colour settings are
@@ -90,6 +94,7 @@ pub fn run(cli: Cli, cx: &mut Context<'_>) -> u8 {
         Command::Replay(a) => crate::replay::run(a, cx),
         Command::Script(a) => crate::script::run(a, cx),
         Command::Serve(a) => crate::serve::run(a, cx),
+        Command::PackWorker => crate::serve::pack_worker(cx),
     };
     let code = exit_code(result, cx.err, cx.err_color);
     let _ = cx.out.flush();

@@ -44,6 +44,28 @@ pub struct ServeArgs {
     /// the store when next asked for).
     #[arg(long, value_name = "SECONDS", default_value_t = 600)]
     pub keep_games: u64,
+    /// A host name (or address) the server answers to, besides the loopback names and the
+    /// address it listens on; may be given again. `*`: any (behind a proxy that checks).
+    /// Requests naming another `Host` are refused (421), against DNS rebinding.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    pub allowed_hosts: Vec<String>,
+    /// Removes a game from the store once it has had no move (or any change) for this long:
+    /// `30d`, `12h`, `90min`, `45s`. Without it, games are kept for ever.
+    #[arg(long, value_name = "DURATION", value_parser = ply_server::parse_duration)]
+    pub expire_games: Option<std::time::Duration>,
+    /// Games a client (an IP address) may create a minute, in a burst or spread out (429
+    /// past it); 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = 120)]
+    pub games_per_minute: u32,
+    /// Games being created at once, all clients together (503 past it).
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub games_at_once: usize,
+    /// Pasted packs a client may check or start games of a minute (429 past it); 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub checks_per_minute: u32,
+    /// Pasted packs checked at once, all clients together (503 past it).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub checks_at_once: usize,
     /// How the log on standard error is written: text, or json (one object a line).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = LogFormatArg::Text)]
     pub log_format: LogFormatArg,
@@ -102,6 +124,19 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
         summary: Some(crate::show::summary),
         check_time: ply_server::playground::CHECK_TIME,
         request_timeout: std::time::Duration::from_secs(args.request_timeout.max(1)),
+        allowed_hosts: args.allowed_hosts.clone(),
+        expire_games: args.expire_games,
+        pack_worker: worker(),
+        limits: ply_server::limits::Limits {
+            games: ply_server::limits::Limit {
+                per_minute: args.games_per_minute,
+                at_once: args.games_at_once,
+            },
+            playground: ply_server::limits::Limit {
+                per_minute: args.checks_per_minute,
+                at_once: args.checks_at_once,
+            },
+        },
     };
     let mut said = Ok(());
     let served = ply_server::serve_blocking(&config, |server| {
@@ -118,4 +153,22 @@ pub fn run(args: &ServeArgs, cx: &mut Context<'_>) -> CmdResult {
     });
     said?;
     served.map_err(|e| CliError::Invalid(e.to_string()))
+}
+
+/// This program, re-executed as `ply pack-worker` to check each pasted pack in a process of its
+/// own; `None` when its path is not known (the checks then run on a thread).
+fn worker() -> Option<&'static ply_server::playground::Worker> {
+    let program = std::env::current_exe().ok()?;
+    Some(Box::leak(Box::new(ply_server::playground::Worker {
+        program,
+        args: vec!["pack-worker".to_string()],
+    })))
+}
+
+/// `ply pack-worker`: checks the pasted pack read on standard input (see
+/// [`ply_server::playground::worker_main`]).
+pub fn pack_worker(cx: &mut Context<'_>) -> CmdResult {
+    ply_server::playground::worker_main(&mut *cx.input, cx.out, Some(crate::show::summary))
+        .map_err(|e| CliError::Invalid(format!("pack worker: {e}")))?;
+    Ok(())
 }

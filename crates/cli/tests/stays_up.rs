@@ -744,7 +744,7 @@ async fn a_slow_body_is_cut_at_the_request_timeout_and_normal_clients_get_in() {
                 .await
                 .expect("connects");
             s.write_all(
-                b"POST /games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+                b"POST /games HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
                   content-length: 100\r\n\r\n{",
             )
             .await
@@ -794,4 +794,126 @@ async fn a_slow_body_is_cut_at_the_request_timeout_and_normal_clients_get_in() {
         "slow bodies holding every connection: a normal client served after {:.2} s",
         served_in.as_secs_f64()
     );
+}
+
+/// A pack extending Gomoku whose end rule inlines a definition that doubles `levels` times.
+fn doubling_pack(levels: usize) -> String {
+    let mut text = "extends = \"gomoku.toml\"\n[define]\nd0 = 'line(to, all)'\n".to_string();
+    for i in 1..=levels {
+        text.push_str(&format!("d{i} = 'd{} + d{}'\n", i - 1, i - 1));
+    }
+    text.push_str(&format!(
+        "[end.never]\ndoc = \"never\"\nwhen = 'd{levels} < 0'\nwinner = 'player'\n"
+    ));
+    text
+}
+
+/// The processes whose parent is `pid`.
+fn children(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (name) state ppid ...`: the name may hold spaces, so read after the last `)`.
+        let after = stat.rsplit_once(')').map_or("", |(_, a)| a);
+        let ppid = after.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+        if ppid == Some(pid)
+            && let Ok(n) = entry.file_name().to_string_lossy().parse()
+        {
+            out.push(n);
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_and_an_exploding_pasted_pack_are_refused_and_play_goes_on() {
+    let db = temp_dir("ply_stays_up").join("games.db");
+    let db = db.display().to_string();
+    let server = serve(&["--db", &db]);
+    let addr = server.addr;
+    let mut c = Client::new(addr);
+    let g = create(&mut c, "jungle").await;
+    // A slow pack (2^18 copies, minutes of work), an exploding one (2^40), each checked
+    // twice at once, in worker processes killed at the 3 s deadline.
+    let mut checks = Vec::new();
+    for levels in [18, 40, 18, 40] {
+        checks.push(tokio::spawn(async move {
+            let mut c = Client::new(addr);
+            let started = Instant::now();
+            let a = c
+                .post(
+                    "/playground/check",
+                    &ply_server::api::PastedPack {
+                        text: doubling_pack(levels),
+                        options: Default::default(),
+                        engine: None,
+                    },
+                )
+                .await
+                .expect("POST");
+            (levels, a, started.elapsed())
+        }));
+    }
+    // Meanwhile a normal client plays, each answer within 500 ms.
+    let mut s = g.state.clone();
+    let mut slowest = Duration::ZERO;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(4) {
+        let m = s.legal_moves[s.version as usize % s.legal_moves.len()].clone();
+        let t = Instant::now();
+        let a = within(
+            PATIENCE,
+            c.post(
+                &format!("/games/{}/moves", s.id),
+                &mv(&mover_token(&g, &s), s.version, &m),
+            ),
+        )
+        .await
+        .expect("POST");
+        slowest = slowest.max(t.elapsed());
+        assert_eq!(a.status, 200, "{}", a.text());
+        s = a.json().expect("state");
+        let t = Instant::now();
+        assert_eq!(c.get("/").await.expect("GET /").status, 200);
+        slowest = slowest.max(t.elapsed());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        slowest < Duration::from_millis(500),
+        "a normal request took {slowest:?}"
+    );
+    for check in checks {
+        let (levels, a, took) = check.await.expect("task");
+        assert_eq!(a.status, 422, "{levels}: {}", a.text());
+        let why = a.text();
+        assert!(
+            why.contains("took longer than 3.0 s") || why.contains("MiB of memory"),
+            "{levels}: {why}"
+        );
+        // The deadline, and at most the wait for one of the 2 checks at once before it.
+        assert!(
+            took < Duration::from_secs(8),
+            "{levels}: answered after {took:?}"
+        );
+    }
+    // No worker is left running: each was killed at its deadline.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(children(server.child.id()), Vec::<u32>::new());
+    // A normal pasted pack is still checked.
+    let ok = c
+        .post(
+            "/playground/check",
+            &ply_server::api::PastedPack {
+                text: doubling_pack(2),
+                options: Default::default(),
+                engine: None,
+            },
+        )
+        .await
+        .expect("POST");
+    assert_eq!(ok.status, 200, "{}", ok.text());
+    let report: ply_server::api::PackCheck = ok.json().expect("a report");
+    assert!(report.ok, "{:?}", report.diagnostics);
 }

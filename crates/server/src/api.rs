@@ -127,13 +127,19 @@ pub struct GameState {
     pub status: GameStatus,
     /// The winner, once the game is won.
     pub winner: Option<String>,
-    /// The legal moves of the side to move, in notation (`a7-a6`, `c3xc5`).
+    /// The legal moves of the side to move, in notation (`a7-a6`, `c3xc5`): the first
+    /// [`MAX_INLINE_LEGAL`] of them; when there are more (`legal_count`), every one is listed,
+    /// a page at a time, by `GET /games/{id}/legal`.
     pub legal_moves: Vec<String>,
     /// The same moves as paths of cells, in the same order: origin, every cell landed on,
     /// then a second part's cell (`["c1", "c3", "e3"]`); one cell for a placement, none for a
     /// pass. A board draws a piece's targets from them, without reading notation.
     #[serde(default)]
     pub legal_paths: Vec<Vec<String>>,
+    /// How many legal moves the side to move has (`legal_moves` lists all of them when it is
+    /// at most [`MAX_INLINE_LEGAL`]).
+    #[serde(default)]
+    pub legal_count: usize,
     /// The moves played so far (and not taken back), in notation, oldest first.
     pub moves: Vec<String>,
     /// The last of them as a path of cells (as in `legal_paths`), to mark it; `null` before
@@ -142,6 +148,39 @@ pub struct GameState {
     pub last_path: Option<Vec<String>>,
     /// A pending request to take back the last move, if any.
     pub undo_request: Option<UndoOffer>,
+}
+
+/// The most legal moves a state lists; past it, `GET /games/{id}/legal` pages them.
+pub const MAX_INLINE_LEGAL: usize = 500;
+
+/// The most legal moves a page of `GET /games/{id}/legal` lists.
+pub const MAX_LEGAL_PAGE: usize = 1000;
+
+/// `GET /games/{id}/legal?offset=N&limit=M`: a page of the legal moves of the side to move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LegalPage {
+    /// The version they are the moves of.
+    pub version: u64,
+    /// How many legal moves there are in all.
+    pub count: usize,
+    /// The index of the first move of the page.
+    pub offset: usize,
+    /// The moves, in notation, in the order of the state's `legal_moves`.
+    pub moves: Vec<String>,
+    /// The same moves as paths of cells.
+    pub paths: Vec<Vec<String>>,
+}
+
+/// The query of `GET /games/{id}/legal`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegalQuery {
+    /// The first move to list (0 by default).
+    #[serde(default)]
+    pub offset: usize,
+    /// How many to list at most ([`MAX_LEGAL_PAGE`] by default and at most).
+    #[serde(default)]
+    pub limit: Option<usize>,
 }
 
 /// Which pack a game is played by.

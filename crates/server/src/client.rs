@@ -89,7 +89,8 @@ impl Client {
         }
     }
 
-    /// Sends a request with a raw body (and extra headers); answers its status and body.
+    /// Sends a request with a raw body (and extra headers, which replace the `Host` and the
+    /// `Content-Type: application/json` sent by default); answers its status and body.
     pub async fn raw(
         &mut self,
         method: &str,
@@ -97,11 +98,14 @@ impl Client {
         body: Vec<u8>,
         headers: &[(&str, &str)],
     ) -> Result<Answer, ClientError> {
-        let mut req = hyper::Request::builder()
-            .method(method)
-            .uri(path)
-            .header("host", self.addr.to_string())
-            .header("content-type", "application/json");
+        let given = |name: &str| headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+        let mut req = hyper::Request::builder().method(method).uri(path);
+        if !given("host") {
+            req = req.header("host", self.addr.to_string());
+        }
+        if !given("content-type") {
+            req = req.header("content-type", "application/json");
+        }
         for (k, v) in headers {
             req = req.header(*k, *v);
         }

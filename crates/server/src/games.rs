@@ -8,9 +8,9 @@
 
 use crate::api::{
     Board, Conflict, CreateGame, CreatedGame, EngineSeat, ErrorBody, GameState, GameStatus, Layout,
-    LayoutCell, LayoutPiece, LayoutPlayer, LayoutZone, MoveRequest, MoveText, OptionJson,
-    OptionType, PackInfo, PackList, PackOption, PackRef, PastedPack, ServerMessage, UndoAction,
-    UndoOffer, UndoRequest,
+    LayoutCell, LayoutPiece, LayoutPlayer, LayoutZone, MAX_INLINE_LEGAL, MAX_LEGAL_PAGE,
+    MoveRequest, MoveText, OptionJson, OptionType, PackInfo, PackList, PackOption, PackRef,
+    PastedPack, ServerMessage, UndoAction, UndoOffer, UndoRequest,
 };
 use crate::store::{Appended, Event, EventKind, NewGame, Store, StoreError};
 use ply_kernel::spec::ZoneCells;
@@ -97,6 +97,8 @@ struct LiveState {
     version: u64,
     events: Vec<Event>,
     undo_ask: Option<Player>,
+    /// When the game was created or last changed, in milliseconds since the Unix epoch.
+    touched_ms: i64,
 }
 
 /// The games of one server process and where they are stored.
@@ -109,6 +111,8 @@ pub struct Hub {
     live: Mutex<HashMap<String, Arc<Live>>>,
     rules: Mutex<HashMap<String, Arc<Rules>>>,
     displays: Mutex<HashMap<String, ply_lang::Display>>,
+    /// How long a game may go without a change before it is removed, if games expire.
+    expire: Option<Duration>,
 }
 
 fn sha256_hex(data: &[u8]) -> String {
@@ -202,6 +206,7 @@ impl LiveState {
             EventKind::UndoDecline => self.undo_ask = None,
         }
         self.version = e.version;
+        self.touched_ms = self.touched_ms.max(e.at_ms);
         self.events.push(e.clone());
         Ok(())
     }
@@ -230,24 +235,11 @@ impl LiveState {
             Status::Over(Outcome::Win(p)) => (None, GameStatus::Over, Some(p)),
             Status::Over(Outcome::Draw) => (None, GameStatus::Over, None),
         };
-        let legal_moves: Vec<String> = match status {
-            Status::ToMove(_) => self
-                .game
-                .legal_moves()
-                .map(|l| l.iter().map(|m| move_text(rules, &m)).collect())
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        let path_of = |text: &str| -> Vec<String> {
-            parse_move(rules, text)
-                .map(|(cells, _)| cells.iter().map(|&c| g.name(c).to_string()).collect())
-                .unwrap_or_default()
-        };
-        let legal_paths = legal_moves.iter().map(|m| path_of(m)).collect();
+        let (legal_count, legal_moves, legal_paths) = self.legal(0, MAX_INLINE_LEGAL);
         let last_path = self
             .game
             .last_move()
-            .map(|m| path_of(&move_text(rules, &m)));
+            .map(|m| path_of(rules, &move_text(rules, &m)));
         let name = |p: Player| core.player_name(p).to_string();
         GameState {
             id: self.meta.id.clone(),
@@ -269,6 +261,7 @@ impl LiveState {
             winner: winner.map(name),
             legal_moves,
             legal_paths,
+            legal_count,
             moves: self.game.history().map(|m| move_text(rules, &m)).collect(),
             last_path,
             undo_request: self.undo_ask.and_then(|p| {
@@ -280,8 +273,39 @@ impl LiveState {
         }
     }
 
+    /// How many legal moves the side to move has, and those from `offset` on, at most
+    /// `limit`, in notation and as paths (only those are written out).
+    fn legal(&self, offset: usize, limit: usize) -> (usize, Vec<String>, Vec<Vec<String>>) {
+        if !matches!(self.game.status(), Status::ToMove(_)) {
+            return (0, Vec::new(), Vec::new());
+        }
+        let Ok(list) = self.game.legal_moves() else {
+            return (0, Vec::new(), Vec::new());
+        };
+        let rules = &self.rules;
+        let mut count = 0;
+        let mut moves = Vec::new();
+        for m in list.iter() {
+            if count >= offset && moves.len() < limit {
+                moves.push(move_text(rules, &m));
+            }
+            count += 1;
+        }
+        let paths = moves.iter().map(|m| path_of(rules, m)).collect();
+        (count, moves, paths)
+    }
+
+    /// The game as it was at `version` (for judging a retried request again).
+    fn game_at(&self, version: u64) -> Result<Game, StoreError> {
+        Ok(self.at(version)?.game)
+    }
+
     /// The state as it was at `version` (for answering a retried request again).
     fn view_at(&self, version: u64) -> Result<GameState, StoreError> {
+        Ok(self.at(version)?.view())
+    }
+
+    fn at(&self, version: u64) -> Result<LiveState, StoreError> {
         let mut past = LiveState {
             meta: self.meta.clone(),
             options: self.options.clone(),
@@ -290,11 +314,12 @@ impl LiveState {
             version: 0,
             events: Vec::new(),
             undo_ask: None,
+            touched_ms: self.meta.created_ms,
         };
         for e in self.events.iter().take_while(|e| e.version <= version) {
             past.apply(e)?;
         }
-        Ok(past.view())
+        Ok(past)
     }
 
     fn push(&self, live: &Live) {
@@ -310,6 +335,14 @@ impl LiveState {
     }
 }
 
+/// A move's path of cells, by name.
+fn path_of(rules: &Rules, text: &str) -> Vec<String> {
+    let g = rules.geometry();
+    parse_move(rules, text)
+        .map(|(cells, _)| cells.iter().map(|&c| g.name(c).to_string()).collect())
+        .unwrap_or_default()
+}
+
 /// What a seat asks of a game.
 enum Action<'a> {
     Move(&'a MoveText),
@@ -320,7 +353,14 @@ impl Hub {
     /// A hub over a store, creating games from the packs in `packs`.
     /// A game that nobody has reached for `keep_idle` and nobody watches is dropped from
     /// memory (it is loaded again from the store when next asked for).
-    pub fn new(store: Box<dyn Store>, packs: PathBuf, keep_idle: Duration) -> Arc<Hub> {
+    /// With `expire`, a game with no change for that long is removed from the store (see
+    /// [`Store::expire`]) and from memory.
+    pub fn new(
+        store: Box<dyn Store>,
+        packs: PathBuf,
+        keep_idle: Duration,
+        expire: Option<Duration>,
+    ) -> Arc<Hub> {
         let hub = Arc::new_cyclic(|me| Hub {
             me: me.clone(),
             started: Instant::now(),
@@ -329,6 +369,7 @@ impl Hub {
             live: Mutex::new(HashMap::new()),
             rules: Mutex::new(HashMap::new()),
             displays: Mutex::new(HashMap::new()),
+            expire,
         });
         if let Some(mut changes) = hub.store.changes() {
             let weak = Arc::downgrade(&hub);
@@ -353,7 +394,39 @@ impl Hub {
                 hub.evict(keep_idle);
             }
         });
+        if let Some(expire) = expire {
+            let weak = Arc::downgrade(&hub);
+            tokio::spawn(async move {
+                let every = (expire / 2).clamp(Duration::from_millis(50), Duration::from_secs(60));
+                loop {
+                    tokio::time::sleep(every).await;
+                    let Some(hub) = weak.upgrade() else { break };
+                    hub.expire_now(expire).await;
+                }
+            });
+        }
         hub
+    }
+
+    /// Removes the games with no change for `expire`: from the store, and from this
+    /// process's memory (whichever process removed them from the store).
+    async fn expire_now(&self, expire: Duration) {
+        let cutoff = crate::store::now_ms() - expire.as_millis() as i64;
+        match self.store.expire(cutoff).await {
+            Ok(ids) if !ids.is_empty() => {
+                tracing::info!("{} games with no move for {expire:?} removed", ids.len());
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("removing the games with no move: {e}"),
+        }
+        self.live
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, l| match l.state.try_lock() {
+                Ok(st) => st.touched_ms >= cutoff,
+                // In use: it is looked at again next time.
+                Err(_) => true,
+            });
     }
 
     fn now_ms(&self) -> u64 {
@@ -430,7 +503,9 @@ impl Hub {
         names.sort();
         let mut packs = Vec::new();
         for name in names {
-            let path = self.packs.join(format!("{name}.toml"));
+            let Some(path) = self.pack_file(&name) else {
+                continue;
+            };
             let Ok(Ok(pack)) =
                 std::panic::catch_unwind(|| ply_lang::load_with(&path, &Options::new()))
             else {
@@ -452,6 +527,23 @@ impl Hub {
         Ok(PackList { packs })
     }
 
+    /// The file of the pack `name` (a valid name): `NAME.toml` in the packs folder, a file,
+    /// and inside the folder once links are followed (a link to a file elsewhere is no pack).
+    fn pack_file(&self, name: &str) -> Option<PathBuf> {
+        let path = self.packs.join(format!("{name}.toml"));
+        let real = std::fs::canonicalize(&path).ok()?;
+        let folder = std::fs::canonicalize(&self.packs).ok()?;
+        if !real.starts_with(&folder) {
+            tracing::warn!(
+                "{}: a link to {}, outside the packs folder: not offered",
+                path.display(),
+                real.display()
+            );
+            return None;
+        }
+        real.is_file().then_some(path)
+    }
+
     /// `GET /packs/{name}`: the pack's file, as it is.
     pub fn pack_text(&self, name: &str) -> Result<crate::api::PackText, Refusal> {
         if !valid_pack_name(name) {
@@ -460,7 +552,13 @@ impl Hub {
                 format!("`{name}` is not a pack name: a name is letters, digits, `_` and `-`"),
             ));
         }
-        let path = self.packs.join(format!("{name}.toml"));
+        let no_pack = || {
+            Refusal::new(
+                404,
+                format!("there is no pack named `{name}` (GET /packs lists them)"),
+            )
+        };
+        let path = self.pack_file(name).ok_or_else(no_pack)?;
         let text = std::fs::read_to_string(&path).map_err(|_| {
             Refusal::new(
                 404,
@@ -485,8 +583,7 @@ impl Hub {
                 ),
             ));
         }
-        let path = self.packs.join(format!("{}.toml", req.pack));
-        if !path.is_file() {
+        let Some(path) = self.pack_file(&req.pack) else {
             return Err(Refusal::new(
                 404,
                 format!(
@@ -494,7 +591,7 @@ impl Hub {
                     req.pack
                 ),
             ));
-        }
+        };
         let options = options_of(&req.options);
         // The pack file's own name, so that `extends` is found beside it.
         let pack = std::panic::catch_unwind(|| ply_lang::load_with(&path, &options))
@@ -546,9 +643,7 @@ impl Hub {
                 sha256_hex(tokens[0].as_bytes()),
                 sha256_hex(tokens[1].as_bytes()),
             ],
-            created_ms: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as i64),
+            created_ms: crate::store::now_ms(),
         };
         self.store.create(&meta).await?;
         let live = self.live(&meta.id).await?;
@@ -708,7 +803,15 @@ impl Hub {
             l.used.store(self.now_ms(), Ordering::Relaxed);
             return Ok(l.clone());
         }
-        let unknown = || Refusal::new(404, format!("there is no game `{}`", id.escape_debug()));
+        let unknown = || {
+            let expiry = self.expire.map_or(String::new(), |d| {
+                format!(" (a game with no move for {d:?} is removed)")
+            });
+            Refusal::new(
+                404,
+                format!("there is no game `{}`{expiry}", id.escape_debug()),
+            )
+        };
         // An id is letters and digits (this server makes 16 hex digits): anything else is no
         // game, and never reaches the store (PostgreSQL refuses a NUL in text, for one).
         if !valid_game_id(id) {
@@ -721,6 +824,7 @@ impl Hub {
             Refusal::new(500, "the game's stored options are damaged")
         })?;
         let state = LiveState {
+            touched_ms: meta.created_ms,
             meta,
             options,
             game: Game::new(rules.clone()),
@@ -761,6 +865,32 @@ impl Hub {
         let mut st = live.state.lock().await;
         self.refresh(&live, &mut st).await?;
         Ok(st.view())
+    }
+
+    /// `GET /games/{id}/legal`: a page of the legal moves.
+    pub async fn legal(
+        &self,
+        id: &str,
+        query: &crate::api::LegalQuery,
+    ) -> Result<crate::api::LegalPage, Refusal> {
+        let limit = query.limit.unwrap_or(MAX_LEGAL_PAGE);
+        if limit == 0 || limit > MAX_LEGAL_PAGE {
+            return Err(Refusal::new(
+                400,
+                format!("a page lists 1 to {MAX_LEGAL_PAGE} moves, not {limit}"),
+            ));
+        }
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        self.refresh(&live, &mut st).await?;
+        let (count, moves, paths) = st.legal(query.offset, limit);
+        Ok(crate::api::LegalPage {
+            version: st.version,
+            count,
+            offset: query.offset,
+            moves,
+            paths,
+        })
     }
 
     /// Subscribes to a game's pushed states; answers the current state too (pushes after it
@@ -833,6 +963,7 @@ impl Hub {
             seat: seat.index() as u8,
             kind,
             idempotency_key: key.map(str::to_string),
+            at_ms: crate::store::now_ms(),
         };
         match self.store.append(id, &event).await? {
             Appended::Stored => {
@@ -873,29 +1004,50 @@ fn replayed(
         .events
         .iter()
         .find(|e| e.idempotency_key.as_deref() == Some(key))?;
-    let same = e.seat as usize == seat.index()
-        && e.version == version + 1
-        && match (&e.kind, action) {
-            (EventKind::Move(stored), Action::Move(asked)) => {
-                let a = read_move(&st.rules, asked).ok();
-                let s = parse_move(&st.rules, stored).ok();
-                match (a, s) {
-                    (Some((a, ac)), Some((s, sc))) => {
-                        a.first() == s.first() && a.last() == s.last() && ac == sc
+    let stored = match &e.kind {
+        EventKind::Move(m) => format!("the move `{m}`"),
+        EventKind::UndoAsk => "asking to take back a move".to_string(),
+        EventKind::UndoAccept => "accepting to take back a move".to_string(),
+        EventKind::UndoDecline => "declining to take back a move".to_string(),
+    };
+    let why = if e.seat as usize != seat.index() {
+        format!("it was used by the other seat, for {stored}")
+    } else if e.version != version + 1 {
+        format!(
+            "it was used for {stored} made on version {}, not {version}",
+            e.version - 1
+        )
+    } else {
+        match (&e.kind, action) {
+            // The same move: the one the request names, found on the position it was made
+            // on, is the stored one, its whole path (a chain of hops between the same two
+            // cells by other cells is another move) and its choice.
+            (EventKind::Move(m), Action::Move(asked)) => {
+                let found = st.game_at(version).ok().and_then(|g| {
+                    let (path, choice) = read_move(&st.rules, asked).ok()?;
+                    let player = Player::new(usize::from(e.seat))?;
+                    g.find_move_choosing(Some(player), &path, choice)
+                        .ok()
+                        .map(|mv| move_text(&st.rules, &mv))
+                });
+                match found {
+                    Some(f) if &f == m => {
+                        return Some(st.view_at(e.version).map_err(Refusal::from));
                     }
-                    _ => false,
+                    Some(f) => format!("it was used for {stored}, and this request is `{f}`"),
+                    None => format!("it was used for {stored}, and this request is another"),
                 }
             }
-            _ => false,
-        };
-    Some(if same {
-        st.view_at(e.version).map_err(Refusal::from)
-    } else {
-        Err(Refusal::new(
-            422,
-            "this idempotency key was used for another request in this game",
-        ))
-    })
+            _ => format!("it was used for {stored}"),
+        }
+    };
+    Some(Err(Refusal::new(
+        422,
+        format!(
+            "this idempotency key was used for another request in this game: {why}; a key \
+             names one request"
+        ),
+    )))
 }
 
 /// Judges a seat's action on the current state: the event to store, or why not.
@@ -988,6 +1140,12 @@ pub(crate) fn options_of(json: &BTreeMap<String, OptionJson>) -> Options {
             )
         })
         .collect()
+}
+
+/// A pack from its resolved text (as a worker process checked it).
+pub(crate) fn load_resolved(name: &str, text: &str) -> Result<ply_lang::Pack, Refusal> {
+    load_panic_safe(&format!("{name}.toml"), text, &Options::new())
+        .map_err(|e| Refusal::new(500, format!("the resolved pack does not load: {e}")))
 }
 
 /// The resolved text is a game's pack from the moment it starts: it must load by itself.

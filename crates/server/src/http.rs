@@ -2,6 +2,7 @@
 
 use crate::api::{CreateGame, MoveRequest, PastedPack, ServerMessage, UndoRequest};
 use crate::games::{Hub, Refusal};
+use crate::limits::limited;
 use crate::playground::{MAX_PLAYGROUND_BODY, Settings};
 use axum::Router;
 use axum::body::Bytes;
@@ -47,6 +48,10 @@ pub struct Bounds {
     /// How long a WebSocket may go without a frame from its client (it is pinged at half that
     /// time, so a live client's pongs keep it open) before it is closed.
     pub ws_idle: Duration,
+    /// The hosts the server answers to (see [`crate::guard`]).
+    pub hosts: Arc<crate::guard::AllowedHosts>,
+    /// The limits on creating games and on the playground.
+    pub limits: crate::limits::Limits,
 }
 
 #[derive(Clone)]
@@ -81,7 +86,12 @@ async fn bounded_request(
 /// ([`MAX_PLAYGROUND_BODY`]) and are checked with `playground`'s settings.
 pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
     let max_body = bounds.max_body;
-    let pasted = DefaultBodyLimit::max(MAX_PLAYGROUND_BODY.max(max_body));
+    let pasted_max = MAX_PLAYGROUND_BODY.max(max_body);
+    let pasted = DefaultBodyLimit::max(pasted_max);
+    let limits = bounds.limits;
+    let playground_limit = limits.playground;
+    let checks = Arc::new(Semaphore::new(limits.playground.at_once.max(1)));
+    let games_at_once = limits.games.at_once.max(1);
     Router::new()
         .route("/", get(index))
         .route("/play", get(crate::web::playground))
@@ -90,15 +100,40 @@ pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
         .route("/games/{id}/layout", get(layout))
         .route("/games/{id}/seat", post(seat))
         .route("/games/{id}/record", get(record))
-        .route("/playground/check", post(check).layer(pasted))
-        .route("/playground/games", post(create_pasted).layer(pasted))
+        .route(
+            "/playground/check",
+            limited(
+                post(check).layer(pasted),
+                playground_limit,
+                checks.clone(),
+                pasted_max,
+            ),
+        )
+        .route(
+            "/playground/games",
+            limited(
+                post(create_pasted).layer(pasted),
+                playground_limit,
+                checks,
+                pasted_max,
+            ),
+        )
         .route("/openapi.json", get(openapi))
         .route("/packs", get(packs))
-        .route("/games", post(create))
+        .route(
+            "/games",
+            limited(
+                post(create),
+                limits.games,
+                Arc::new(Semaphore::new(games_at_once)),
+                max_body,
+            ),
+        )
         .route("/games/{id}", get(state))
         .route("/games/{id}/moves", post(play))
         .route("/games/{id}/undo", post(undo))
         .route("/games/{id}/ws", get(ws))
+        .route("/games/{id}/legal", get(legal))
         .fallback(|| async { refusal(Refusal::new(404, "no such route (GET /openapi.json)")) })
         .method_not_allowed_fallback(|| async {
             refusal(Refusal::new(405, "this route does not take that method"))
@@ -108,6 +143,11 @@ pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
             bounds.request_timeout,
             bounded_request,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            bounds.hosts,
+            crate::guard::guard,
+        ))
+        .layer(axum::middleware::from_fn(crate::guard::json_errors))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
@@ -158,7 +198,8 @@ fn json_response(status: u16, body: &impl Serialize) -> Response {
     }
 }
 
-fn refusal(r: Refusal) -> Response {
+/// A refusal's answer: its status and JSON body.
+pub(crate) fn refusal(r: Refusal) -> Response {
     json_response(r.status, &r.body)
 }
 
@@ -308,6 +349,23 @@ async fn create_pasted(State(app): State<App>, raw: Result<Bytes, BytesRejection
 
 async fn state(State(app): State<App>, Path(id): Path<String>) -> Response {
     answer(200, app.hub.state(&id).await)
+}
+
+async fn legal(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    query: Result<
+        axum::extract::Query<crate::api::LegalQuery>,
+        axum::extract::rejection::QueryRejection,
+    >,
+) -> Response {
+    match query {
+        Ok(axum::extract::Query(q)) => answer(200, app.hub.legal(&id, &q).await),
+        Err(e) => refusal(Refusal::new(
+            400,
+            format!("the query is `offset` and `limit`, numbers: {e}"),
+        )),
+    }
 }
 
 /// The `Idempotency-Key` header, as an alternative to the body's field.
@@ -546,8 +604,8 @@ pub async fn serve_connections(
     idle_timeout: Duration,
 ) -> io::Result<()> {
     loop {
-        let stream = match tcp.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match tcp.accept().await {
+            Ok(accepted) => accepted,
             // Out of file descriptors, or a connection reset before it was accepted: wait a
             // little and go on.
             Err(_) => {
@@ -568,6 +626,9 @@ pub async fn serve_connections(
                     let held = held.clone();
                     move |mut req: hyper::Request<hyper::body::Incoming>| {
                         req.extensions_mut().insert(held.clone());
+                        // The client's address, for the per-client rate limits.
+                        req.extensions_mut()
+                            .insert(axum::extract::ConnectInfo(peer));
                         req
                     }
                 })

@@ -25,7 +25,9 @@ pub mod api;
 pub mod bots;
 pub mod client;
 pub mod games;
+pub mod guard;
 pub mod http;
+pub mod limits;
 pub mod logging;
 pub mod playground;
 pub mod store;
@@ -66,6 +68,25 @@ pub struct Config {
     /// The longest a request may take, its body included, before it is answered 408 and its
     /// connection closed (a slow body cannot hold a connection longer).
     pub request_timeout: Duration,
+    /// Hosts the server answers to besides the loopback names and the address it listens on
+    /// (`*`: any); see [`guard`].
+    pub allowed_hosts: Vec<String>,
+    /// The limits on creating games and on the playground, per client and at once.
+    pub limits: limits::Limits,
+    /// How long a game may go without a move (or any change) before it is removed from the
+    /// store; `None`: games are kept for ever.
+    pub expire_games: Option<Duration>,
+    /// The worker process that checks pasted packs (under CPU-time and memory limits, killed
+    /// at the deadline); `None`: on a thread of the server.
+    pub pack_worker: Option<&'static playground::Worker>,
+}
+
+/// Reads a duration as `--expire-games` takes it: `30d`, `12h`, `90min`, `45s`, `500ms`, or
+/// several (`1h 30min`).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text).map_err(|e| {
+        format!("`{text}` is not a duration ({e}): write it as 30d, 12h, 90min, 45s or 500ms")
+    })
 }
 
 /// The defaults of `ply serve`'s flags.
@@ -83,6 +104,10 @@ impl Default for Config {
             summary: None,
             check_time: playground::CHECK_TIME,
             request_timeout: Duration::from_secs(30),
+            allowed_hosts: Vec::new(),
+            limits: limits::Limits::default(),
+            expire_games: None,
+            pack_worker: None,
         }
     }
 }
@@ -157,7 +182,12 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
             source,
         })?;
     let addr = tcp.local_addr()?;
-    let hub = games::Hub::new(store, config.packs.clone(), config.keep_idle_games);
+    let hub = games::Hub::new(
+        store,
+        config.packs.clone(),
+        config.keep_idle_games,
+        config.expire_games,
+    );
     let store = hub.describe_store();
     let connections =
         std::sync::Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
@@ -172,10 +202,13 @@ pub async fn bind(config: &Config) -> Result<Server, ServeError> {
                 connections: connections.clone(),
                 request_timeout: config.request_timeout,
                 ws_idle: config.idle_timeout,
+                hosts: std::sync::Arc::new(guard::AllowedHosts::new(addr, &config.allowed_hosts)),
+                limits: config.limits,
             },
             playground::Settings {
                 summary: config.summary,
                 time: config.check_time,
+                worker: config.pack_worker,
             },
         ),
         connections,

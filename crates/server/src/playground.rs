@@ -15,6 +15,7 @@ use crate::api::{PackCheck, PackDiagnostic, PastedPack};
 use crate::games::{Refusal, check_resolved, options_of, pack_options};
 use ply_kernel::{Outcome, Position, Rng, Status};
 use ply_lang::{Diagnostic, Pack, Severity, Sources};
+use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -60,6 +61,159 @@ pub struct Settings {
     pub summary: Option<Summary>,
     /// The longest a check may take ([`CHECK_TIME`] by default).
     pub time: Duration,
+    /// The worker process that loads and tries each pasted pack, if any; without one, the
+    /// check runs on a thread of the server (bounded in time only).
+    pub worker: Option<&'static Worker>,
+}
+
+/// A program that checks one pasted pack: started for each check with `args`, it reads a
+/// [`WorkerRequest`] on its standard input, calls [`worker_main`] and writes a
+/// [`WorkerAnswer`] on its standard output (`ply` re-executes itself: `ply pack-worker`).
+#[derive(Clone, Debug)]
+pub struct Worker {
+    /// The program.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+}
+
+/// The most memory (address space) a worker may take, in bytes.
+pub const WORKER_MEMORY: u64 = 1024 * 1024 * 1024;
+
+/// What a worker is asked: a pack, and the folder its `extends` may name.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct WorkerRequest {
+    /// The packs folder.
+    pub folder: PathBuf,
+    /// The pasted pack.
+    pub pack: PastedPack,
+    /// The CPU seconds it may use.
+    pub cpu_seconds: u64,
+}
+
+/// What a worker answers: the report and, when the pack plays, its resolved text; or a
+/// refusal.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct WorkerAnswer {
+    /// The report, unless refused.
+    pub report: Option<PackCheck>,
+    /// The resolved text, when the pack loads and plays.
+    pub resolved: Option<String>,
+    /// A refusal's status and sentence.
+    pub refused: Option<(u16, String)>,
+}
+
+/// The worker's side: limits its own CPU time and memory (before it reads the pack), reads a
+/// [`WorkerRequest`] from `input`, checks the pack and writes a [`WorkerAnswer`] to `output`.
+pub fn worker_main(
+    input: &mut dyn std::io::Read,
+    output: &mut dyn std::io::Write,
+    summary: Option<Summary>,
+) -> std::io::Result<()> {
+    use nix::sys::resource::{Resource, setrlimit};
+    let mut text = String::new();
+    std::io::Read::take(input, (MAX_PLAYGROUND_BODY * 2) as u64).read_to_string(&mut text)?;
+    let req: WorkerRequest = serde_json::from_str(&text).map_err(std::io::Error::other)?;
+    setrlimit(Resource::RLIMIT_CPU, req.cpu_seconds, req.cpu_seconds + 1)
+        .map_err(std::io::Error::other)?;
+    setrlimit(Resource::RLIMIT_AS, WORKER_MEMORY, WORKER_MEMORY).map_err(std::io::Error::other)?;
+    let answer = match check_now(&req.folder, &req.pack, summary) {
+        Ok((report, pack)) => WorkerAnswer {
+            report: Some(report),
+            resolved: pack.map(|p| p.resolved),
+            refused: None,
+        },
+        Err(r) => WorkerAnswer {
+            report: None,
+            resolved: None,
+            refused: Some((
+                r.status,
+                r.body["error"].as_str().unwrap_or_default().to_string(),
+            )),
+        },
+    };
+    serde_json::to_writer(&mut *output, &answer).map_err(std::io::Error::other)?;
+    output.flush()
+}
+
+/// Checks a pasted pack in a worker process, killed at `time`: the report, and the pack when
+/// it plays (loaded here again from its resolved text, which loaded in the worker).
+async fn in_worker(
+    worker: &Worker,
+    folder: PathBuf,
+    req: PastedPack,
+    time: Duration,
+) -> Result<(PackCheck, Option<Pack>), Refusal> {
+    use std::os::unix::process::ExitStatusExt;
+    use tokio::io::AsyncWriteExt;
+    let failed = |why: String| {
+        tracing::error!("pack worker: {why}");
+        Refusal::new(500, "the pack's checker could not be run")
+    };
+    let request = WorkerRequest {
+        folder,
+        pack: req,
+        cpu_seconds: time.as_secs_f64().ceil() as u64 + 1,
+    };
+    let mut child = tokio::process::Command::new(&worker.program)
+        .args(&worker.args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| failed(format!("cannot start {}: {e}", worker.program.display())))?;
+    let bytes = serde_json::to_vec(&request).map_err(|e| failed(e.to_string()))?;
+    let too_long = || {
+        Refusal::new(
+            422,
+            format!(
+                "loading and trying the pack took longer than {:.1} s, the limit for a pasted pack",
+                time.as_secs_f64()
+            ),
+        )
+    };
+    let run = async {
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(&bytes).await?;
+        }
+        child.wait_with_output().await
+    };
+    // Past the deadline the child is dropped, and so killed.
+    let out = tokio::time::timeout(time, run)
+        .await
+        .map_err(|_| too_long())?
+        .map_err(|e| failed(e.to_string()))?;
+    if !out.status.success() {
+        return Err(match out.status.signal() {
+            Some(s) if s == nix::libc::SIGXCPU || s == nix::libc::SIGKILL => too_long(),
+            _ => Refusal::new(
+                422,
+                format!(
+                    "loading and trying the pack needed more than the {} MiB of memory a pasted                      pack may use (or its checker failed: {})",
+                    WORKER_MEMORY / (1024 * 1024),
+                    out.status
+                ),
+            ),
+        });
+    }
+    let answer: WorkerAnswer =
+        serde_json::from_slice(&out.stdout).map_err(|e| failed(e.to_string()))?;
+    if let Some((status, why)) = answer.refused {
+        return Err(Refusal::new(status, why));
+    }
+    let report = answer
+        .report
+        .ok_or_else(|| failed("no report".to_string()))?;
+    let pack = match answer.resolved {
+        Some(text) => Some(
+            tokio::task::spawn_blocking(move || crate::games::load_resolved(PASTED_NAME, &text))
+                .await
+                .map_err(|e| failed(e.to_string()))??,
+        ),
+        None => None,
+    };
+    Ok((report, pack))
 }
 
 /// Refuses a text too long (413) or nested too deeply (422), before any parser sees it.
@@ -308,6 +462,15 @@ async fn run_bounded(
     settings: Settings,
 ) -> Result<(PackCheck, Option<Pack>), Refusal> {
     bounds(&req.text)?;
+    if let Some(worker) = settings.worker {
+        let _permit = CHECKS.acquire().await.map_err(|_| {
+            Refusal::new(
+                503,
+                "the server is checking other packs; try again in a moment",
+            )
+        })?;
+        return in_worker(worker, folder, req, settings.time).await;
+    }
     let busy = || {
         Refusal::new(
             503,

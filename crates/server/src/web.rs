@@ -4,7 +4,7 @@
 //! server for everything about the rules: legal moves, refusals, the end.
 
 use axum::extract::Path;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
 /// The files of the pages, by the name they are served under (`/assets/NAME`), with their
@@ -83,17 +83,9 @@ pub async fn asset(Path(file): Path<String>) -> Response {
             *body,
         )
             .into_response(),
-        None => (
-            StatusCode::NOT_FOUND,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-            format!(
-                "{{\"error\":\"there is no asset `{}`\"}}",
-                file.escape_default()
-            ),
-        )
-            .into_response(),
+        None => crate::http::refusal(crate::games::Refusal::new(
+            404,
+            format!("there is no asset `{}`", file.escape_debug()),
+        )),
     }
 }

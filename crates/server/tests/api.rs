@@ -722,3 +722,73 @@ async fn idle_games_leave_memory_and_come_back_from_the_store() {
     assert_eq!(a.status, 200);
     assert_eq!(next_state(&mut w).await.version, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_lists_the_first_legal_moves_and_the_rest_come_in_pages() {
+    use ply_server::api::{LegalPage, MAX_INLINE_LEGAL, MAX_LEGAL_PAGE};
+    let (server, _db) = start_sqlite().await;
+    let mut c = Client::new(server.addr);
+    // Amazons: thousands of moves (a queen's slide, then an arrow's).
+    let g = create(&mut c, "amazons").await;
+    let s = &g.state;
+    assert!(s.legal_count > MAX_LEGAL_PAGE, "{}", s.legal_count);
+    assert_eq!(s.legal_moves.len(), MAX_INLINE_LEGAL);
+    assert_eq!(s.legal_paths.len(), MAX_INLINE_LEGAL);
+    let answer = c.get(&format!("/games/{}", s.id)).await.expect("GET");
+    assert!(answer.body.len() < 64 * 1024, "{} bytes", answer.body.len());
+    let mut all: Vec<String> = Vec::new();
+    let mut paths = Vec::new();
+    while all.len() < s.legal_count {
+        let page: LegalPage = c
+            .get(&format!("/games/{}/legal?offset={}", s.id, all.len()))
+            .await
+            .expect("GET")
+            .json()
+            .expect("a page");
+        assert_eq!(
+            (page.version, page.count, page.offset),
+            (0, s.legal_count, all.len())
+        );
+        assert!(!page.moves.is_empty() && page.moves.len() <= MAX_LEGAL_PAGE);
+        assert_eq!(page.moves.len(), page.paths.len());
+        all.extend(page.moves);
+        paths.extend(page.paths);
+    }
+    assert_eq!(all.len(), s.legal_count);
+    assert_eq!(all[..MAX_INLINE_LEGAL], s.legal_moves[..]);
+    assert_eq!(paths[..MAX_INLINE_LEGAL], s.legal_paths[..]);
+    let distinct: std::collections::BTreeSet<&String> = all.iter().collect();
+    assert_eq!(distinct.len(), all.len(), "no move twice");
+    // Past the end: an empty page; bad queries: 400 in JSON.
+    let past: LegalPage = c
+        .get(&format!("/games/{}/legal?offset={}", s.id, s.legal_count))
+        .await
+        .expect("GET")
+        .json()
+        .expect("a page");
+    assert!(past.moves.is_empty());
+    for q in ["limit=0", "limit=1001", "offset=-1", "offset=x", "page=2"] {
+        let a = c
+            .get(&format!("/games/{}/legal?{q}", s.id))
+            .await
+            .expect("GET");
+        assert_eq!(a.status, 400, "{q}: {}", a.text());
+        assert!(!error_of(&a).is_empty());
+    }
+    // The last move, listed only in a page, is played as any other.
+    let last = all.last().expect("a move").clone();
+    let a = c
+        .post(
+            &format!("/games/{}/moves", s.id),
+            &mv(&mover_token(&g, s), 0, &last),
+        )
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 200, "{}", a.text());
+    let after: GameState = a.json().expect("state");
+    assert_eq!(after.moves, [last]);
+    assert_eq!(
+        after.legal_moves.len(),
+        after.legal_count.min(MAX_INLINE_LEGAL)
+    );
+}

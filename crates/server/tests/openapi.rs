@@ -300,6 +300,11 @@ async fn the_openapi_file_describes_what_the_server_does() {
         .await
         .expect("GET");
     spec.assert_valid("Layout", &fg_layout.json().expect("json"), &mut used);
+    let page = c
+        .get(&format!("/games/{id}/legal?offset=1&limit=3"))
+        .await
+        .expect("GET");
+    spec.assert_valid("LegalPage", &page.json().expect("json"), &mut used);
     let seat = c
         .post(
             &format!("/games/{id}/seat"),

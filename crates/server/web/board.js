@@ -291,6 +291,22 @@
     document.body.dataset.version = String(st.version);
     document.body.dataset.status = st.status;
     highlight();
+    completeLegal(st);
+  }
+
+  /** Fetches the legal moves a state does not list (it lists the first ones), a page at a
+   *  time, for as long as the state is the one shown. */
+  async function completeLegal(st) {
+    while (page.state === st && st.legal_paths.length < (st.legal_count || 0)) {
+      const r = await Ply.api('GET',
+        `/games/${encodeURIComponent(gameId)}/legal?offset=${st.legal_paths.length}`);
+      if (r.status !== 200 || r.body.version !== st.version || r.body.moves.length === 0) return;
+      if (page.state !== st) return;
+      st.legal_moves.push(...r.body.moves);
+      st.legal_paths.push(...r.body.paths);
+      highlight();
+    }
+    if (page.state === st) document.body.dataset.legal = String(st.legal_paths.length);
   }
 
   // ---- Entering a move ------------------------------------------------------------------

@@ -80,6 +80,9 @@ pub struct Event {
     pub kind: EventKind,
     /// The idempotency key the request carried, if any (unique within a game).
     pub idempotency_key: Option<String>,
+    /// When it was stored, in milliseconds since the Unix epoch (0 for an event stored before
+    /// the time was kept).
+    pub at_ms: i64,
 }
 
 /// What an event does.
@@ -155,6 +158,10 @@ pub trait Store: Send + Sync + 'static {
         id: &'a str,
         event: &'a Event,
     ) -> BoxFuture<'a, Result<Appended, StoreError>>;
+    /// Removes the games (their events, then the game) created before `before_ms` and with no
+    /// event stored since (times in milliseconds since the Unix epoch), at most
+    /// [`EXPIRE_BATCH`] a call; answers the ids removed.
+    fn expire<'a>(&'a self, before_ms: i64) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
     /// Changes made by other processes sharing the database, as they happen, when the backend
     /// can tell (PostgreSQL's LISTEN/NOTIFY); `None` when it cannot. A `None` in the channel
     /// says that changes may have been missed (the backend listens again after a lost
@@ -162,6 +169,16 @@ pub trait Store: Send + Sync + 'static {
     fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>>;
     /// A short description for the start-up message (never a password).
     fn describe(&self) -> String;
+}
+
+/// The most games one call of [`Store::expire`] removes (the next call removes more).
+pub const EXPIRE_BATCH: i64 = 500;
+
+/// Now, in milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The longest any call of the store may take before the request is answered 503: the
@@ -221,6 +238,10 @@ impl Store for Bounded {
         event: &'a Event,
     ) -> BoxFuture<'a, Result<Appended, StoreError>> {
         Box::pin(self.within(self.inner.append(id, event)))
+    }
+
+    fn expire<'a>(&'a self, before_ms: i64) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        Box::pin(self.within(self.inner.expire(before_ms)))
     }
 
     fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>> {

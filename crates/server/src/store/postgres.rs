@@ -84,7 +84,8 @@ fn schema_sql(schema: Option<&str>) -> String {
             PRIMARY KEY (game_id, version)
         );
         CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency
-            ON events (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;"
+            ON events (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+        ALTER TABLE events ADD COLUMN IF NOT EXISTS at_ms BIGINT;"
     )
 }
 
@@ -311,7 +312,7 @@ impl Store for PostgresStore {
                 .client()
                 .await?
                 .query(
-                    "SELECT version, seat, kind, body, idempotency_key FROM events
+                    "SELECT version, seat, kind, body, idempotency_key, at_ms FROM events
                      WHERE game_id = $1 AND version > $2 ORDER BY version",
                     &[&id, &version_in(after)?],
                 )
@@ -329,6 +330,7 @@ impl Store for PostgresStore {
                             .map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?,
                         kind: EventKind::from_columns(kind, body)?,
                         idempotency_key: r.get(4),
+                        at_ms: r.get::<_, Option<i64>>(5).unwrap_or(0),
                     })
                 })
                 .collect()
@@ -347,9 +349,17 @@ impl Store for PostgresStore {
             let client = self.client().await?;
             let done = client
                 .execute(
-                    "INSERT INTO events (game_id, version, seat, kind, body, idempotency_key)
-                     VALUES ($1, $2, $3, $4, $5, $6)",
-                    &[&id, &version, &seat, &kind, &body, &e.idempotency_key],
+                    "INSERT INTO events (game_id, version, seat, kind, body, idempotency_key, at_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    &[
+                        &id,
+                        &version,
+                        &seat,
+                        &kind,
+                        &body,
+                        &e.idempotency_key,
+                        &e.at_ms,
+                    ],
                 )
                 .await;
             match done {
@@ -374,6 +384,27 @@ impl Store for PostgresStore {
                 tracing::warn!("PostgreSQL notification failed: {err}");
             }
             Ok(Appended::Stored)
+        })
+    }
+
+    fn expire<'a>(&'a self, before_ms: i64) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        Box::pin(async move {
+            // One statement: the games chosen (locked, skipping those another process is
+            // removing), their events, then the games.
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    "WITH gone AS (
+                         SELECT id FROM games g WHERE created_ms < $1 AND NOT EXISTS
+                             (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.at_ms >= $1)
+                         LIMIT $2 FOR UPDATE SKIP LOCKED),
+                     dropped AS (DELETE FROM events WHERE game_id IN (SELECT id FROM gone))
+                     DELETE FROM games WHERE id IN (SELECT id FROM gone) RETURNING id",
+                    &[&before_ms, &super::EXPIRE_BATCH],
+                )
+                .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
         })
     }
 

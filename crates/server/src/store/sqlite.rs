@@ -25,6 +25,7 @@ CREATE TABLE IF NOT EXISTS events (
     kind TEXT NOT NULL,
     body TEXT NOT NULL,
     idempotency_key TEXT,
+    at_ms INTEGER,
     PRIMARY KEY (game_id, version)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency
@@ -70,6 +71,16 @@ impl SqliteStore {
             conn.pragma_update(None, "synchronous", "FULL")?;
             conn.pragma_update(None, "foreign_keys", "ON")?;
             conn.execute_batch(SCHEMA)?;
+            // A file made before events kept their time gets the column (its old events count
+            // as old).
+            let has_time: bool = conn.query_row(
+                "SELECT COUNT(*) > 0 FROM pragma_table_info('events') WHERE name = 'at_ms'",
+                [],
+                |r| r.get(0),
+            )?;
+            if !has_time {
+                conn.execute_batch("ALTER TABLE events ADD COLUMN at_ms INTEGER")?;
+            }
             Ok(conn)
         })
         .await
@@ -181,7 +192,7 @@ impl Store for SqliteStore {
         let id = id.to_string();
         Box::pin(self.with(move |c| {
             let mut st = c.prepare_cached(
-                "SELECT version, seat, kind, body, idempotency_key FROM events
+                "SELECT version, seat, kind, body, idempotency_key, at_ms FROM events
                  WHERE game_id = ?1 AND version > ?2 ORDER BY version",
             )?;
             let rows = st.query_map(params![id, version_in(after)?], |r| {
@@ -191,17 +202,19 @@ impl Store for SqliteStore {
                     r.get::<_, String>(2)?,
                     r.get::<_, String>(3)?,
                     r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Option<i64>>(5)?,
                 ))
             })?;
             let mut out = Vec::new();
             for row in rows {
-                let (version, seat, kind, body, key) = row?;
+                let (version, seat, kind, body, key, at_ms) = row?;
                 out.push(Event {
                     version: version_of(version)?,
                     seat: u8::try_from(seat)
                         .map_err(|_| StoreError::Corrupt(format!("seat {seat}")))?,
                     kind: EventKind::from_columns(&kind, &body)?,
                     idempotency_key: key,
+                    at_ms: at_ms.unwrap_or(0),
                 });
             }
             Ok(out)
@@ -218,15 +231,16 @@ impl Store for SqliteStore {
         Box::pin(self.with(move |c| {
             let (kind, body) = e.kind.to_columns();
             let done = c.execute(
-                "INSERT INTO events (game_id, version, seat, kind, body, idempotency_key)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO events (game_id, version, seat, kind, body, idempotency_key, at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
                     id,
                     version_in(e.version)?,
                     e.seat,
                     kind,
                     body,
-                    e.idempotency_key
+                    e.idempotency_key,
+                    e.at_ms
                 ],
             );
             match done {
@@ -238,6 +252,27 @@ impl Store for SqliteStore {
                 }
                 Err(e) => Err(e.into()),
             }
+        }))
+    }
+
+    fn expire<'a>(&'a self, before_ms: i64) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+        Box::pin(self.with(move |c| {
+            let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let ids: Vec<String> = {
+                let mut st = tx.prepare_cached(
+                    "SELECT id FROM games g WHERE created_ms < ?1 AND NOT EXISTS
+                         (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.at_ms >= ?1)
+                     LIMIT ?2",
+                )?;
+                st.query_map(params![before_ms, super::EXPIRE_BATCH], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?
+            };
+            for id in &ids {
+                tx.execute("DELETE FROM events WHERE game_id = ?1", [id])?;
+                tx.execute("DELETE FROM games WHERE id = ?1", [id])?;
+            }
+            tx.commit()?;
+            Ok(ids)
         }))
     }
 

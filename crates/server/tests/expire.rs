@@ -1,0 +1,168 @@
+//! `--expire-games`: a game with no move for the time given is removed from the store (its
+//! events, then the game) and from every server's memory, and is answered 404 from then on;
+//! a game played meanwhile stays. On SQLite and on PostgreSQL (two servers on one database).
+
+mod common;
+
+use common::*;
+use ply_server::Config;
+use ply_server::api::{CreatedGame, ErrorBody, GameState};
+use ply_server::client::Client;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+const EXPIRE: Duration = Duration::from_millis(1500);
+
+/// Plays `kept` for 4 × EXPIRE through `a` while `left` is left alone after one move (its
+/// state read through `b` too, which keeps it in `b`'s memory); then `left` is gone through
+/// both servers and `kept` is not.
+async fn the_left_game_expires(a: SocketAddr, b: SocketAddr) -> (String, String) {
+    let mut ca = Client::new(a);
+    let mut cb = Client::new(b);
+    let left: CreatedGame = create(&mut ca, "breakthrough").await;
+    let kept: CreatedGame = create(&mut ca, "breakthrough").await;
+    let m = left.state.legal_moves[0].clone();
+    let first = ca
+        .post(
+            &format!("/games/{}/moves", left.state.id),
+            &mv(&mover_token(&left, &left.state), 0, &m),
+        )
+        .await
+        .expect("POST");
+    assert_eq!(first.status, 200, "{}", first.text());
+    let seen = cb
+        .get(&format!("/games/{}", left.state.id))
+        .await
+        .expect("GET");
+    assert_eq!(seen.status, 200, "{}", seen.text());
+    let mut s = kept.state.clone();
+    let start = Instant::now();
+    while start.elapsed() < EXPIRE * 4 {
+        tokio::time::sleep(EXPIRE / 6).await;
+        if s.status != ply_server::api::GameStatus::Playing {
+            break;
+        }
+        let m = s.legal_moves[s.version as usize % s.legal_moves.len()].clone();
+        let a = ca
+            .post(
+                &format!("/games/{}/moves", s.id),
+                &mv(&mover_token(&kept, &s), s.version, &m),
+            )
+            .await
+            .expect("POST");
+        assert_eq!(a.status, 200, "{}", a.text());
+        s = a.json().expect("state");
+    }
+    for c in [&mut ca, &mut cb] {
+        let gone = c
+            .get(&format!("/games/{}", left.state.id))
+            .await
+            .expect("GET");
+        assert_eq!(gone.status, 404, "{}", gone.text());
+        let why = gone.json::<ErrorBody>().expect("an error").error;
+        assert!(why.contains("no move for"), "{why}");
+        let m = c
+            .post(
+                &format!("/games/{}/moves", left.state.id),
+                &mv(
+                    &left.seats.values().next().cloned().unwrap_or_default(),
+                    1,
+                    "a1-a2",
+                ),
+            )
+            .await
+            .expect("POST");
+        assert_eq!(m.status, 404, "{}", m.text());
+        let here: GameState = c
+            .get(&format!("/games/{}", kept.state.id))
+            .await
+            .expect("GET")
+            .json()
+            .expect("the played game");
+        assert_eq!(here.version, s.version);
+    }
+    (left.state.id, kept.state.id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_a_game_left_alone_is_removed() {
+    let db = temp_dir("ply_expire").join("games.db");
+    let config = Config {
+        packs: rulesets(),
+        db: db.display().to_string(),
+        expire_games: Some(EXPIRE),
+        ..Config::default()
+    };
+    let one = start(config.clone()).await;
+    let two = start(config).await;
+    let (left, kept) = the_left_game_expires(one.addr, two.addr).await;
+    let conn = rusqlite::Connection::open(&db).expect("the file");
+    for (id, games, events) in [(&left, 0, 0), (&kept, 1, 1)] {
+        let n: i64 = conn
+            .query_row("SELECT COUNT(*) FROM games WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .expect("count");
+        assert_eq!(n, games, "game {id}");
+        let e: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) > 0 FROM events WHERE game_id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .expect("count");
+        assert_eq!(e, events, "events of {id}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_a_game_left_alone_is_removed_for_every_server() {
+    let schema = pg_schema();
+    let config = Config {
+        packs: rulesets(),
+        db: postgres_url(),
+        schema: Some(schema.clone()),
+        expire_games: Some(EXPIRE),
+        ..Config::default()
+    };
+    let one = start(config.clone()).await;
+    let two = start(config).await;
+    let (left, kept) = the_left_game_expires(one.addr, two.addr).await;
+    let (client, conn) = tokio_postgres::connect(&postgres_url(), tokio_postgres::NoTls)
+        .await
+        .expect("PostgreSQL");
+    tokio::spawn(conn);
+    for (id, games) in [(&left, 0i64), (&kept, 1)] {
+        let row = client
+            .query_one(
+                &format!(
+                    "SELECT (SELECT COUNT(*) FROM \"{schema}\".games WHERE id = $1),
+                            (SELECT COUNT(*) FROM \"{schema}\".events WHERE game_id = $1)"
+                ),
+                &[id],
+            )
+            .await
+            .expect("count");
+        assert_eq!(row.get::<_, i64>(0), games, "game {id}");
+        assert_eq!(row.get::<_, i64>(1) > 0, games > 0, "events of {id}");
+    }
+    drop_schema(&schema).await;
+}
+
+#[test]
+fn durations_read_as_the_flag_takes_them() {
+    assert_eq!(
+        ply_server::parse_duration("30d"),
+        Ok(Duration::from_secs(30 * 86400))
+    );
+    assert_eq!(
+        ply_server::parse_duration("90min"),
+        Ok(Duration::from_secs(5400))
+    );
+    assert_eq!(
+        ply_server::parse_duration("500ms"),
+        Ok(Duration::from_millis(500))
+    );
+    let e = ply_server::parse_duration("soon").expect_err("not a duration");
+    assert!(e.contains("30d"), "{e}");
+}
