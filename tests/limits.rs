@@ -104,9 +104,9 @@ fn a_limit_passed_is_typed_data_an_embedder_can_read() {
         spec.end
             .push(EndSpec::new(format!("rule{i}"), never, EndResult::Draw));
     }
-    let errors = ply_kernel::Rules::new(spec)
-        .err()
-        .expect("too many end rules");
+    let Err(errors) = ply_kernel::Rules::new(spec) else {
+        panic!("too many end rules were accepted");
+    };
     let limit = errors
         .iter()
         .find(|e| matches!(e.problem, Problem::Limit { .. }))

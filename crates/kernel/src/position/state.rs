@@ -237,7 +237,15 @@ impl State {
     }
 
     /// Records the current position as the latest one (after a set-up, a placement or a
-    /// move), by its repetition key ([`State::repetition_key`]).
+    /// move), by its repetition key.
+    ///
+    /// The repetition key compares positions: [`State::hash`] without the parts of
+    /// the extra state that change no possible move (FIDE 9.2.3: the same pieces on the same
+    /// cells, the same side to move, the same possible moves). Cells open to capture count
+    /// only when a legal move of the side to move takes the piece that passed them; an unmoved
+    /// flag counts only while it may still make a compound move possible: the mover's while
+    /// an unmoved partner stands in the move's direction from it, the partner's while such a
+    /// mover stands behind it.
     pub fn remember(&mut self, rules: &Rules) {
         let Some(seen) = &self.seen else {
             return;
@@ -259,22 +267,6 @@ impl State {
             seen.dead_xor = dead;
             seen.record(ply, key);
         }
-    }
-
-    /// The key positions are compared by for repetition: [`State::hash`] without the parts of
-    /// the extra state that change no possible move (FIDE 9.2.3: the same pieces on the same
-    /// cells, the same side to move, the same possible moves). Cells open to capture count
-    /// only when a legal move of the side to move takes the piece that passed them; an unmoved
-    /// flag counts only while it may still make a compound move possible: the mover's while
-    /// an unmoved partner stands in the move's direction from it, the partner's while such a
-    /// mover stands behind it.
-    pub(crate) fn repetition_key(&self, rules: &Rules) -> u64 {
-        let dead = if self.unmoved.is_empty() {
-            0
-        } else {
-            self.dead_unmoved_xor(rules)
-        };
-        self.ghost_free_key(rules) ^ dead
     }
 
     /// [`State::hash`] without the cells open to capture when no legal move takes their piece.
