@@ -193,7 +193,8 @@ impl CellSet {
     /// Whether the set is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; WORDS]
+        // An OR of the words, not an array comparison (which becomes a call to memcmp).
+        self.0.iter().fold(0, |acc, w| acc | w) == 0
     }
 
     /// The number of cells in the set.
