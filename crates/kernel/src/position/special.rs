@@ -304,7 +304,11 @@ impl State {
             self.change(rules, m.to(), code);
             irreversible = true;
         }
-        if !self.unmoved.is_empty() && !m.is_pass() && !m.is_placement() {
+        if !rules.compounds.is_empty()
+            && !self.unmoved.is_empty()
+            && !m.is_pass()
+            && !m.is_placement()
+        {
             self.forget_moved(rules, m.from());
             self.forget_moved(rules, m.to());
             // The pieces a hop chain or a passing capture took.

@@ -253,7 +253,8 @@ impl State {
         // The dead unmoved flags depend on the unmoved set alone (a flagged cell keeps its
         // piece: a move or a capture there clears the flag), which changes on few moves: they
         // are kept for the last set seen.
-        let dead = if self.unmoved.is_empty() {
+        // (Rules without compound moves keep no unmoved flag.)
+        let dead = if rules.compounds.is_empty() || self.unmoved.is_empty() {
             0
         } else if seen.dead_for == self.unmoved {
             seen.dead_xor
@@ -272,7 +273,7 @@ impl State {
     /// [`State::hash`] without the cells open to capture when no legal move takes their piece.
     fn ghost_free_key(&self, rules: &Rules) -> u64 {
         let mut key = self.hash;
-        if !self.ghost.is_empty() && !self.ghost_takeable(rules) {
+        if !rules.ghost_keys.is_empty() && !self.ghost.is_empty() && !self.ghost_takeable(rules) {
             for c in self.ghost.iter() {
                 key ^= rules.ghost_keys[c.index()];
             }
