@@ -361,7 +361,7 @@ impl Position {
         let matching: Vec<Move> = if !exact.is_empty() {
             // Two patterns may make the same move: any of them will do.
             exact.into_iter().take(1).collect()
-        } else if path.len() == 2 {
+        } else if path.len() == 2 && !self.names_a_pseudo_legal_move(path).map_err(limit)? {
             moves.iter().filter(|m| m.to() == to).collect()
         } else {
             Vec::new()
@@ -377,6 +377,15 @@ impl Position {
             }
             _ => Err(fail(MoveErrorKind::Ambiguous { piece })),
         }
+    }
+
+    /// Whether `path` is exactly the path of a pseudo-legal move of the side to move: then it
+    /// names that move, and a refusal is that move's, not "ambiguous" among the legal moves
+    /// with the same ends (moves with a second part, say).
+    fn names_a_pseudo_legal_move(&self, path: &[Cell]) -> Result<bool, MoveLimit> {
+        let g = self.rules.geometry();
+        let pseudo = self.pseudo_legal_moves()?;
+        Ok(pseudo.iter().any(|m| m.path(g).as_slice() == path))
     }
 
     /// Plays `m` if it is a legal move here, returning what [`Position::unmake_unchecked`]
