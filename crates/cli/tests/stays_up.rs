@@ -886,12 +886,15 @@ async fn a_slow_and_an_exploding_pasted_pack_are_refused_and_play_goes_on() {
     );
     for check in checks {
         let (levels, a, took) = check.await.expect("task");
-        assert_eq!(a.status, 422, "{levels}: {}", a.text());
         let why = a.text();
-        assert!(
-            why.contains("took longer than 3.0 s") || why.contains("MiB of memory"),
-            "{levels}: {why}"
-        );
+        // Refused by the worker's limits (killed at its deadline or past its memory), or
+        // before that by the language's compile budget (a located diagnostic).
+        let killed = a.status == 422
+            && (why.contains("took longer than 3.0 s") || why.contains("MiB of memory"));
+        let budget = a.status == 200
+            && why.contains("\"ok\":false")
+            && why.contains("grows too large when its definitions are expanded");
+        assert!(killed || budget, "{levels}: {} {why}", a.status);
         // The deadline, and at most the wait for one of the 2 checks at once before it.
         assert!(
             took < Duration::from_secs(8),

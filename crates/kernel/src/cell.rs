@@ -12,7 +12,7 @@ pub const MAX_ROWS: usize = 32;
 /// The largest number of columns a board may have.
 pub const MAX_COLS: usize = 32;
 /// The most cells on one line of a board (a row, a column or a diagonal).
-pub(crate) const MAX_LINE: usize = if MAX_ROWS > MAX_COLS {
+pub(crate) const LINE_CELLS: usize = if MAX_ROWS > MAX_COLS {
     MAX_ROWS
 } else {
     MAX_COLS

@@ -87,12 +87,14 @@ pub(crate) fn between(
     g: &Geometry,
     a: Cell,
     b: Cell,
-) -> arrayvec::ArrayVec<Cell, { crate::cell::MAX_LINE }> {
+) -> arrayvec::ArrayVec<Cell, { crate::cell::LINE_CELLS }> {
     let (ra, ca) = (g.row(a) as i64, g.col(a) as i64);
     let (rb, cb) = (g.row(b) as i64, g.col(b) as i64);
     let (dr, dc) = (rb - ra, cb - ca);
     let n = dr.abs().max(dc.abs());
-    if n == 0 || n as usize >= crate::cell::MAX_LINE || (dr != 0 && dc != 0 && dr.abs() != dc.abs())
+    if n == 0
+        || n as usize >= crate::cell::LINE_CELLS
+        || (dr != 0 && dc != 0 && dr.abs() != dc.abs())
     {
         return arrayvec::ArrayVec::new();
     }

@@ -322,7 +322,7 @@ impl State {
                     }
                 }
                 EffectKind::Flip => {
-                    let mut run: ArrayVec<Cell, { crate::cell::MAX_LINE }> = ArrayVec::new();
+                    let mut run: ArrayVec<Cell, { crate::cell::LINE_CELLS }> = ArrayVec::new();
                     run.push(a);
                     let mut cur = a;
                     let closed = loop {
