@@ -668,10 +668,10 @@ fn forms_pack(moves: &[&str]) -> String {
         "[game]\nplayers = [\"A\", \"B\"]\nattributes = [\"rank\"]\n\
          forward = {{ A = \"up\", B = \"down\" }}\n\
          [board]\nrows = 5\ncols = 5\n\
-         [zones.water]\ncells = \"c3\"\n[zones.throne]\ncells = \"e5\"\n\
+         [zones.water]\ncells = \"c3\"\n[zones.centre]\ncells = \"e5\"\n\
          [options.multi_hop]\ndefault = true\n\
          [pieces.Rat]\nletter = \"R\"\nmoves = [{}]\n\
-         [pieces.Arrow]\nletter = \"X\"\nmoves = []\n\
+         [pieces.Marker]\nletter = \"X\"\nmoves = []\n\
          [setup.A]\nRat = \"a1\"\n[setup.B]\nRat = \"e5\"\n",
         moves.join(", ")
     )

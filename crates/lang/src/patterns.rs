@@ -20,22 +20,22 @@ pub const PATTERN_FORMS: &[PatternForm] = &[
     PatternForm {
         word: "step",
         synopsis: "step DIRS [quiet | capturing] [takes ghost] [when COND] [then place KIND by slide DIRS]",
-        example: "step forward_diagonal capturing takes ghost when true then place Arrow by slide all",
+        example: "step forward_diagonal capturing takes ghost when true then place Marker by slide all",
     },
     PatternForm {
         word: "slide",
         synopsis: "slide DIRS [upto N] [screen] [quiet | capturing] [leaves ghost] [until STOP] [when COND] [then place KIND by slide DIRS]",
-        example: "slide n, e upto 2 screen quiet leaves ghost until cell in throne when true then place Arrow by slide all",
+        example: "slide n, e upto 2 screen quiet leaves ghost until cell in centre when true then place Marker by slide all",
     },
     PatternForm {
         word: "leap",
         synopsis: "leap (ROWS, COLS) [quiet | capturing] [takes ghost] [unless BLOCKING] [when COND] [then place KIND by slide DIRS]",
-        example: "leap (1, 2) capturing takes ghost unless occupied(cell) when true then place Arrow by slide all",
+        example: "leap (1, 2) capturing takes ghost unless occupied(cell) when true then place Marker by slide all",
     },
     PatternForm {
         word: "jump",
         synopsis: "jump DIRS across ZONE [quiet | capturing] [unless BLOCKING] [when COND] [then place KIND by slide DIRS]",
-        example: "jump orthogonal across water quiet unless occupant is Rat when true then place Arrow by slide all",
+        example: "jump orthogonal across water quiet unless occupant is Marker when true then place Marker by slide all",
     },
     PatternForm {
         word: "hop",

@@ -361,8 +361,15 @@ impl Position {
         let matching: Vec<Move> = if !exact.is_empty() {
             // Two patterns may make the same move: any of them will do.
             exact.into_iter().take(1).collect()
-        } else if path.len() == 2 && !self.names_a_pseudo_legal_move(path).map_err(limit)? {
-            moves.iter().filter(|m| m.to() == to).collect()
+        } else if path.len() == 2 {
+            let ends: Vec<Move> = moves.iter().filter(|m| m.to() == to).collect();
+            // Several legal moves with these ends, and a pseudo-legal move with exactly this
+            // path: the path names that move, and its refusal is the answer.
+            if ends.len() > 1 && self.names_a_pseudo_legal_move(path).map_err(limit)? {
+                Vec::new()
+            } else {
+                ends
+            }
         } else {
             Vec::new()
         };
