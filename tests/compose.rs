@@ -72,21 +72,9 @@ fn the_generator_makes_every_construct_in_packs_that_load() {
     );
 }
 
-/// The configuration of the tools below: the standard one, or with the known defects that
-/// `PLY_COMPOSE_KNOWN` names (a comma-separated list of [`random_pack::Known`] fields, or
-/// `all`).
+/// The configuration of the tools below: the standard one.
 fn tool_config() -> Config {
-    let mut cfg = Config::standard();
-    let known = std::env::var("PLY_COMPOSE_KNOWN").unwrap_or_default();
-    let on = |name: &str| known.split(',').any(|k| k == name || k == "all");
-    let k = &mut cfg.known;
-    k.overlapping_patterns = on("overlapping_patterns");
-    k.two_placed_kinds = on("two_placed_kinds");
-    k.compound_beside_a_pattern = on("compound_beside_a_pattern");
-    k.hop_onto_a_choice = on("hop_onto_a_choice");
-    k.takes_ghost_beside_quiet_moves = on("takes_ghost_beside_quiet_moves");
-    k.royal_with_a_capture_rule_on_cells = on("royal_with_a_capture_rule_on_cells");
-    cfg
+    Config::standard()
 }
 
 /// Replays one seed (`PLY_COMPOSE_SEED`), printing the pack and what the game went through.
@@ -356,7 +344,6 @@ fn cells(rules: &ply_kernel::Rules, names: &str) -> Vec<ply_kernel::Cell> {
 }
 
 #[test]
-#[ignore = "open defect: a step and a slide of one kind list the same move twice, under one notation"]
 fn two_patterns_that_reach_one_cell_make_one_move() {
     let rules = pack(&format!(
         r#"{TWO_SIDES}
@@ -372,7 +359,7 @@ Stone = "a1"
 Stone = "c3"
 "#
     ));
-    // Today: a1-a2 twice (perft counts 4), and typing it finds the first.
+    // One move per path: a1-a2 is the step's (listed first), once; perft counted it twice.
     assert_eq!(
         checked(&rules, "2BS/3/WS2 White"),
         ["a1-a2", "a1-a3", "a1-b1"]
@@ -380,7 +367,6 @@ Stone = "c3"
 }
 
 #[test]
-#[ignore = "open defect: placements of two kinds on one cell share the notation `b2`"]
 fn placements_of_two_kinds_have_two_notations() {
     let rules = pack(&format!(
         r#"{TWO_SIDES}
@@ -395,12 +381,18 @@ letter = "R"
 moves = ["place when cell.row == 1 and cell.col == 1"]
 "#
     ));
-    // Today: "b2" twice, and typing it always places a disc.
-    assert_eq!(checked(&rules, "3/3/3 White").len(), 2);
+    // Each placement names its kind; "b2" alone was both, and typing it placed a disc.
+    assert_eq!(checked(&rules, "3/3/3 White"), ["D@b2", "R@b2"]);
+    let pos = ply_kernel::Position::from_position_string(rules.clone(), "3/3/3 White").unwrap();
+    let b2 = cells(&rules, "b2");
+    let ring = rules.kind_by_name("Ring");
+    let m = pos.find_move_choosing(None, &b2, ring).unwrap();
+    assert_eq!(pos.placed_piece(m).map(|p| p.kind()), ring);
+    let why = pos.find_move(None, &b2).unwrap_err().to_string();
+    assert!(why.contains("D@b2"), "{why}");
 }
 
 #[test]
-#[ignore = "open defect: `takes ghost` on a pattern that also moves quietly gives a quiet move and a capture with one path (c3-b3 and c3xb3)"]
 fn a_passing_capture_and_a_quiet_move_have_two_paths() {
     let rules = pack(&format!(
         r#"{TWO_SIDES}
@@ -421,12 +413,14 @@ Crab = "c2"
     ));
     let mut game = ply_kernel::Game::new(rules.clone());
     game.play_path(None, &cells(&rules, "b1-b3")).unwrap();
-    // Black: c2-b2 onto the passed cell, and c2xb2 taking the pawn on b3, one path.
-    let _ = checked(&rules, &game.position().to_position_string());
+    // Black onto the passed cell b2 takes the pawn on b3: one move (c2-b2 and c2xb2 shared
+    // the path).
+    let moves = checked(&rules, &game.position().to_position_string());
+    assert!(moves.contains(&"c2xb2".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"c2-b2".to_string()), "{moves:?}");
 }
 
 #[test]
-#[ignore = "open defect: a capture table too large to build becomes a check that \"reads the position\", and a royal pack is refused for it"]
 fn a_royal_pack_with_a_capture_rule_on_both_cells_loads() {
     let _ = pack(&format!(
         r#"{TWO_SIDES}

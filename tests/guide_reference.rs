@@ -561,6 +561,7 @@ fn the_limits_stated_are_the_codes() {
         ("PLAYERS", ply_kernel::PLAYERS as u64),
         ("MAX_HOPS", ply_kernel::MAX_HOPS as u64),
         ("MAX_MOVES", ply_kernel::MAX_MOVES as u64),
+        ("MAX_TABLE_BITS", ply_kernel::MAX_TABLE_BITS as u64),
         ("MAX_PASSED_CELLS", ply_kernel::MAX_PASSED_CELLS as u64),
         ("MAX_END_RULES", ply_kernel::MAX_END_RULES as u64),
         ("MAX_EXPR_DEPTH", ply_kernel::MAX_EXPR_DEPTH as u64),

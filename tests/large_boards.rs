@@ -130,3 +130,65 @@ fn a_run_of_flips_across_a_32_cell_row_flips_every_disc() {
     let after = game.position().to_position_string();
     assert!(after.starts_with(&"AD".repeat(32)), "{after}");
 }
+
+/// A condition that tells every cell of a 19x19 board apart (361 classes of cells, more than
+/// a byte holds): a capture onto any cell but the one at row 1, column 1 is allowed. Classes
+/// kept in a byte wrapped past 256, so that cells 256 classes apart shared a verdict.
+#[test]
+fn a_capture_rule_that_tells_361_cells_apart_judges_each_cell_by_its_own() {
+    let n = 19;
+    let rules = rules(&format!(
+        "[game]\nname = \"Cells\"\nplayers = [\"A\", \"B\"]\n\n[board]\nrows = {n}\ncols = {n}\n\n\
+         [pieces.Stone]\nletter = \"S\"\nmoves = [\"step orthogonal\"]\n\n\
+         [rules.capture]\nnot-one = 'not (target.cell.row == 1 and target.cell.col == 1)'\n\n\
+         [setup.A]\nStone = \"b1\"\n\n[setup.B]\nStone = \"a1\"\n"
+    ));
+    let g = rules.geometry().clone();
+    let mut refused = Vec::new();
+    for target in g.cells().iter() {
+        // The attacker beside the target, on its left or (in the first column) its right.
+        let name = g.name(target).to_string();
+        let (col, row) = (g.col(target), g.row(target));
+        let beside = if col == 0 { col + 1 } else { col - 1 };
+        let mut rows_text = Vec::new();
+        for r in 0..n {
+            let mut line = String::new();
+            let mut empty = 0;
+            for c in 0..n {
+                let piece = match (r == row, c) {
+                    (true, c) if c == col => Some("BS"),
+                    (true, c) if c == beside => Some("AS"),
+                    _ => None,
+                };
+                match piece {
+                    Some(p) => {
+                        if empty > 0 {
+                            line += &empty.to_string();
+                            empty = 0;
+                        }
+                        line += p;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                line += &empty.to_string();
+            }
+            rows_text.push(line);
+        }
+        let text = format!("{} A", rows_text.join("/"));
+        let pos = Position::from_position_string(rules.clone(), &text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        let captures = pos
+            .legal_moves()
+            .unwrap()
+            .iter()
+            .filter(|m| m.is_capture())
+            .count();
+        assert!(captures <= 1, "capturing on {name}");
+        if captures == 0 {
+            refused.push(name);
+        }
+    }
+    assert_eq!(refused.len(), 1, "captures refused on {refused:?}");
+}

@@ -121,3 +121,35 @@ fn a_limit_passed_is_typed_data_an_embedder_can_read() {
     );
     assert_eq!(limit.site, Site::End(MAX_END_RULES));
 }
+
+/// A royal pack whose capture rules read the cells of both pieces: on a 6x6 board their table
+/// is small and the pack loads (it did not, before tables were sized by the pack's kinds); on
+/// a 32x32 board, where the rules tell every cell apart, it would pass `MAX_TABLE_BITS`, and
+/// the pack is refused with that limit named (not as a condition that "reads the position").
+#[test]
+fn a_royal_capture_rule_on_both_cells_loads_or_names_the_table_limit() {
+    let pack = |n: usize| {
+        header(
+            n,
+            n,
+            &format!(
+                "[zones.z]\ncells = \"a3 b3 c3\"\n\
+                 [pieces.King]\nletter = \"K\"\nroyal = true\nmoves = [\"step all\"]\n\
+                 [pieces.Guard]\nletter = \"G\"\nmoves = [\"step all\"]\n\
+                 [rules.capture]\ndry = 'not mover.cell in z or target.cell in z'\n\
+                 odd = 'mover.cell.col != target.cell.row'\n\
+                 [setup.A]\nKing = \"a1\"\n[setup.B]\nKing = \"{}\"\n",
+                ply_kernel::column_name(n - 1) + &n.to_string()
+            ),
+        )
+    };
+    load(&pack(6)).unwrap_or_else(|e| panic!("{e}"));
+    let Err(err) = load(&pack(32)) else {
+        panic!("the 32x32 capture table was accepted");
+    };
+    assert!(err.contains("MAX_TABLE_BITS"), "{err}");
+    assert!(
+        err.contains(&ply_kernel::MAX_TABLE_BITS.to_string()),
+        "{err}"
+    );
+}

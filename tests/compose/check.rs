@@ -261,7 +261,9 @@ pub fn check_position(
             ));
         }
         let path = pos.path(*m).to_vec();
-        if let Some(other) = paths.insert((path.clone(), m.promotion()), *m) {
+        if let Some(other) =
+            paths.insert((path.clone(), m.promotion().or(pos.placed_piece(*m))), *m)
+        {
             return Err(format!(
                 "two legal moves share the path of {t}: {other:?} and {m:?} ({})",
                 text(&other)
@@ -366,7 +368,7 @@ pub fn check_position(
         stats.refused += 1;
         let t = text(&m);
         let path = pos.path(m).to_vec();
-        let choice = m.promotion().map(|p| p.kind());
+        let choice = m.promotion().or(pos.placed_piece(m)).map(|p| p.kind());
         doing(|| format!("typing the refused move {t}"));
         let found = pos.find_move_choosing(None, &path, choice);
         let verdict = pos.reference_verdict(m);
@@ -462,7 +464,10 @@ pub fn check_position(
             if ends.iter().any(|m| m.promotion().is_some()) {
                 continue;
             }
-            let listed = exact > 0 || ends.len() == 1;
+            // Two cells name a legal move by its ends (a second part's cell left out), unless
+            // they are exactly the path of a pseudo-legal move, which they then name.
+            let names_pseudo = pseudo.iter().any(|m| pos.path(*m).as_slice() == path);
+            let listed = exact > 0 || (ends.len() == 1 && !names_pseudo);
             doing(|| {
                 format!(
                     "typing the path {}",

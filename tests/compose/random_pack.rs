@@ -9,10 +9,9 @@
 //! holes, and conditions on patterns and in the rule sections. Everything is drawn from a
 //! [`Draw`]: a seed for the property test, the fuzzer's bytes for the fuzz target.
 //!
-//! Two moves must never share a notation or a path. Some combinations of patterns make the
-//! kernel list one move twice, or two moves under one notation, today (see
-//! [`Known`]); the generator leaves those combinations out unless told to make them, so that
-//! the property test finds what is not known yet.
+//! Two moves must never share a notation or a path: packs whose patterns overlap (two patterns
+//! of a kind reaching one cell, two kinds placed, a pattern taking a passing piece while also
+//! moving quietly, a compound move beside the mover's own pattern) are generated too.
 #![allow(dead_code)]
 // Loops over the two players index several per-player arrays at once.
 #![allow(clippy::needless_range_loop)]
@@ -90,31 +89,6 @@ impl Draw {
     }
 }
 
-/// Combinations the kernel gets wrong today, each left out of the generated packs unless its
-/// flag is set (the property test keeps them out; the `#[ignore]`d tests named for the defects
-/// reproduce them).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Known {
-    /// Two patterns of one kind that reach the same cell the same way (a step and a slide in
-    /// one direction, a jump and a leap, ...): the move is listed twice, under one notation.
-    pub overlapping_patterns: bool,
-    /// Two kinds placed by `place`: their placements on one cell share the notation `c3`.
-    pub two_placed_kinds: bool,
-    /// A compound move whose mover could reach the mover's destination by a pattern of its
-    /// own (Chess960's castling `b1-c1` beside the king's step).
-    pub compound_beside_a_pattern: bool,
-    /// A hop chain that may end on a promotion zone with a choice of kinds.
-    pub hop_onto_a_choice: bool,
-    /// `takes ghost` on a pattern that also moves quietly (no `capturing`): onto a passed
-    /// cell it makes a quiet move and a capture with one path (`d2-c2` and `d2xc2`).
-    pub takes_ghost_beside_quiet_moves: bool,
-    /// A royal pack with a capture rule on the cells of both pieces (`not mover.cell in z or
-    /// target.cell in z`): on a larger board, or beside a condition that tells many cells
-    /// apart, its table is not built and the capturing patterns are refused as "reading the
-    /// position".
-    pub royal_with_a_capture_rule_on_cells: bool,
-}
-
 /// What to generate.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
@@ -122,17 +96,14 @@ pub struct Config {
     pub max_rows: usize,
     /// The largest board (columns).
     pub max_cols: usize,
-    /// Combinations known to be wrong that may be generated.
-    pub known: Known,
 }
 
 impl Config {
-    /// Every construct, boards up to the kernel's limit, no known defect.
+    /// Every construct, boards up to the kernel's limit.
     pub fn standard() -> Config {
         Config {
             max_rows: ply_kernel::MAX_ROWS,
             max_cols: ply_kernel::MAX_COLS,
-            known: Known::default(),
         }
     }
 }
@@ -185,6 +156,8 @@ pub const CONSTRUCTS: &[&str] = &[
     "board over 8x8",
     "end rule",
     "checkmate",
+    "overlapping patterns",
+    "two placed kinds",
 ];
 
 /// A generated pack: its text and the constructs it uses.
@@ -286,7 +259,7 @@ struct Kind {
     placed: bool,
     supply: Option<usize>,
     promote: Option<String>,
-    /// Whether some pattern is a hop (for [`Known::hop_onto_a_choice`]).
+    /// Whether some pattern is a hop.
     hops: bool,
     /// Whether only steps move it (a compound mover must not reach its destination otherwise).
     steps_only: bool,
@@ -325,6 +298,8 @@ struct Gen<'d> {
     z_forbidden: bool,
     /// The compound move: mover kind, partner kind, mover's column, partner's column.
     compound: Option<(usize, usize, usize, usize)>,
+    /// Whether patterns of one kind may reach the same cells (drawn once a pack).
+    overlaps: bool,
 }
 
 /// A random valid pack.
@@ -344,7 +319,9 @@ pub fn random_pack(d: &mut Draw, cfg: &Config) -> RandomPack {
         must_capture: false,
         z_forbidden: false,
         compound: None,
+        overlaps: false,
     };
+    g.overlaps = g.d.chance(30);
     g.build()
 }
 
@@ -499,7 +476,8 @@ impl Gen<'_> {
                     .range(usize::from(self.royal.is_some()), self.kinds.len() - 1)
             };
             self.add_place(i);
-            if self.cfg.known.two_placed_kinds && self.d.chance(50) {
+            if self.d.chance(25) {
+                self.note("two placed kinds");
                 let k = self.new_kind();
                 self.kinds.push(k);
                 let j = self.kinds.len() - 1;
@@ -638,7 +616,7 @@ impl Gen<'_> {
             0x05, 0x50,
         ]
         .into_iter()
-        .filter(|m| self.cfg.known.overlapping_patterns || free(&k.claims, *m))
+        .filter(|m| self.overlaps || free(&k.claims, *m))
         .collect();
         if candidates.is_empty() {
             // Single free directions.
@@ -729,8 +707,7 @@ impl Gen<'_> {
     }
 
     fn takes_ghost(&mut self, mode: &str) -> &'static str {
-        let allowed = mode == " capturing"
-            || (mode.is_empty() && self.cfg.known.takes_ghost_beside_quiet_moves);
+        let allowed = mode == " capturing" || mode.is_empty();
         if allowed && self.d.chance(30) {
             self.note("takes ghost");
             " takes ghost"
@@ -867,8 +844,11 @@ impl Gen<'_> {
                     k.claims.far[p] & m[p] == 0
                 }
             });
-            if !free && !self.cfg.known.overlapping_patterns {
-                return;
+            if !free {
+                if !self.overlaps {
+                    return;
+                }
+                self.note("overlapping patterns");
             }
             for p in 0..2 {
                 if near {
@@ -879,8 +859,11 @@ impl Gen<'_> {
             }
         } else {
             let bit = 1u16 << (a * 4 + b);
-            if k.claims.leaps & bit != 0 && !self.cfg.known.overlapping_patterns {
-                return;
+            if k.claims.leaps & bit != 0 {
+                if !self.overlaps {
+                    return;
+                }
+                self.note("overlapping patterns");
             }
             k.claims.leaps |= bit;
         }
@@ -1017,9 +1000,7 @@ impl Gen<'_> {
             if others.is_empty() {
                 continue;
             }
-            let choice = others.len() >= 2
-                && self.d.chance(50)
-                && (!self.kinds[i].hops || self.cfg.known.hop_onto_a_choice);
+            let choice = others.len() >= 2 && self.d.chance(50);
             let to = if choice {
                 let a = self.d.pick(&others);
                 let b = loop {
@@ -1051,7 +1032,7 @@ impl Gen<'_> {
         let movers: Vec<usize> = (0..self.kinds.len())
             .filter(|&i| {
                 !self.kinds[i].placed
-                    && (self.kinds[i].steps_only || self.cfg.known.compound_beside_a_pattern)
+                    && (self.kinds[i].steps_only || self.overlaps)
                     && !self.kinds[i].moves.is_empty()
             })
             .collect();
@@ -1068,7 +1049,7 @@ impl Gen<'_> {
         self.note("compound");
         self.compound = Some((mover, partner, m, p));
         let last = self.rows - 1;
-        let (mover_to, partner_to) = if self.cfg.known.compound_beside_a_pattern {
+        let (mover_to, partner_to) = if self.overlaps && self.d.chance(50) {
             (m + 1, m + 2)
         } else {
             (m + 2, m + 1)
@@ -1109,7 +1090,10 @@ impl Gen<'_> {
         if self.d.chance(30) {
             capture.push("rank-decides = 'mover.rank >= target.rank'".to_string());
         }
-        if (!royal || self.cfg.known.royal_with_a_capture_rule_on_cells) && self.d.chance(20) {
+        // With a royal kind, capture conditions must be tabulated: on a board of more than 196
+        // cells that other conditions tell apart, this one's table (codes x cells x codes x
+        // cells) could pass MAX_TABLE_BITS, a limit the pack would be refused for.
+        if (!royal || self.rows * self.cols <= 196) && self.d.chance(20) {
             capture.push("dry-feet = 'not mover.cell in z or target.cell in z'".to_string());
         }
         if !capture.is_empty() {
@@ -1287,13 +1271,22 @@ impl Gen<'_> {
                         break;
                     }
                     if found.is_none() && self.kinds[ki].royal {
-                        // A royal piece must stand somewhere: any free cell.
-                        found = (0..rows)
-                            .flat_map(|r| (0..cols).map(move |c| (r, c)))
-                            .find(|c| {
-                                let forbidden = z_forbidden && !swimmer && self.z.contains(c);
-                                !taken.contains(c) && !forbidden
-                            });
+                        // A royal piece must stand somewhere: any free cell, or else one the
+                        // compound move would pass (which then blocks it).
+                        let free = |c: &(usize, usize), kept: &[(usize, usize)]| {
+                            let forbidden = z_forbidden && !swimmer && self.z.contains(c);
+                            !kept.contains(c) && !forbidden
+                        };
+                        let cells = || (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c)));
+                        let standing: Vec<(usize, usize)> = per
+                            .iter()
+                            .flatten()
+                            .map(|(_, c)| *c)
+                            .chain(self.holes.iter().copied())
+                            .collect();
+                        found = cells()
+                            .find(|c| free(c, &taken))
+                            .or_else(|| cells().find(|c| free(c, &standing)));
                     }
                     let Some(c) = found else {
                         break;

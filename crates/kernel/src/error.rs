@@ -55,6 +55,11 @@ pub enum MoveErrorKind {
         /// The first kind it may become.
         first: KindId,
     },
+    /// Several kinds may be placed on this cell and the player must say which (`D@c3`).
+    KindNeeded {
+        /// The first kind that may be placed there.
+        first: KindId,
+    },
     /// The position's moves go past the kernel's limits.
     Limit(MoveLimit),
     /// A pass, where the rules have no passing, or the player has a move.
@@ -201,6 +206,13 @@ impl fmt::Display for MoveError {
                 self.path_text(),
                 self.path_text(),
                 rules.core().kind_letter(first)
+            ),
+            MoveErrorKind::KindNeeded { first } => write!(
+                f,
+                "several kinds may be placed on {}: say which, with a kind's letter and `@`, as in `{}@{}`",
+                self.path_text(),
+                rules.core().kind_letter(first),
+                self.path_text()
             ),
             MoveErrorKind::Ambiguous { .. } => write!(
                 f,

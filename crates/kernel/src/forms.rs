@@ -54,4 +54,17 @@ impl Position {
     pub fn in_hand(&self, piece: Piece) -> u16 {
         self.state.in_hand(piece.code())
     }
+
+    /// The piece placement `m` puts down (`None` for a move that is not a placement). Where
+    /// several kinds may be placed, it tells apart placements on one cell, as a promotion's
+    /// kind tells apart promotions along one path.
+    pub fn placed_piece(&self, m: crate::Move) -> Option<Piece> {
+        m.is_placement().then(|| {
+            Piece(crate::position::State::placed_code(
+                self.rules(),
+                m.rule(),
+                self.side_to_move(),
+            ))
+        })
+    }
 }

@@ -12,6 +12,11 @@ pub const MAX_HOPS: usize = 21;
 /// must be completed explore each prefix once).
 pub const MAX_MOVES: usize = 1 << 16;
 
+/// The largest table, in bits, the compiler builds for one condition of a pattern or an
+/// effect (over the pieces and cell classes it reads); past it, a capture or blocking
+/// condition is evaluated during play instead, which a pack with a royal kind cannot have.
+pub const MAX_TABLE_BITS: usize = 1 << 24;
+
 /// The most cells the compiled move tables may list as passed, over all patterns: each slide
 /// keeps one ray per cell and direction (its targets read prefixes of it), each jump and leap
 /// its passed cells. A pack past it is refused at the pattern that passes it.

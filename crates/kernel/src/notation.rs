@@ -500,11 +500,17 @@ fn read_hand(rules: &Rules, state: &mut State, list: &str) -> Result<(), Positio
     Ok(())
 }
 
-/// A move in human notation: `a7-a6`, `a3xa4`, `c1xc3xe3`, `d1-d7/g7`, `e5`, `pass`.
+/// A move in human notation: `a7-a6`, `a3xa4`, `c1xc3xe3`, `d1-d7/g7`, `e5`, `pass`; a
+/// placement in a game where several kinds may be placed names its kind: `D@e5`.
 pub fn move_text(rules: &Rules, m: &Move) -> String {
     let g = rules.geometry();
     if m.is_pass() {
         return "pass".to_string();
+    }
+    if m.is_placement() && rules.placed_kinds > 1 {
+        // Several kinds may be placed: the kind's letter says which (`D@c3`).
+        let kind = rules.moves[m.rule() as usize].kind;
+        return format!("{}@{}", rules.core().kind_letter(kind), g.name(m.to()));
     }
     let sep = if m.is_capture() { "x" } else { "-" };
     let mut path = m.path(rules.geometry());
@@ -535,14 +541,18 @@ pub fn parse_move(
     Ok((parse_path(rules, path)?, choice))
 }
 
-/// Splits a promotion choice off a move in notation: `e7-e8=Q` is `e7-e8` and the kind whose
-/// letter is `Q` (any case); text without `=` has no choice.
+/// Splits a choice of kind off a move in notation: a promotion's, `e7-e8=Q` is `e7-e8` and
+/// the kind whose letter is `Q` (any case); a placement's, `D@e5` (or `e5=D`) is `e5` and the
+/// kind whose letter is `D`. Text without `=` or `@` has no choice.
 pub fn split_choice<'t>(
     rules: &Rules,
     text: &'t str,
 ) -> Result<(&'t str, Option<crate::KindId>), NotationError> {
-    let Some((path, letter)) = text.trim().split_once('=') else {
-        return Ok((text, None));
+    let t = text.trim();
+    let (path, letter) = match (t.split_once('='), t.split_once('@')) {
+        (Some((path, letter)), _) => (path, letter),
+        (None, Some((letter, path))) => (path, letter),
+        (None, None) => return Ok((text, None)),
     };
     let kind = rules.kinds().find(|k| {
         rules

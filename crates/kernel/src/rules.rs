@@ -32,7 +32,7 @@ pub struct Rules {
     /// Plain targets as bitboards (boards of at most 64 cells), by slot.
     pub(crate) groups: Vec<StepGroup>,
     /// The capture-table class of each cell.
-    pub(crate) cell_class: Box<[u8; MAX_CELLS]>,
+    pub(crate) cell_class: Box<[u16; MAX_CELLS]>,
     pub(crate) jumped: Vec<Jumped>,
     /// All capture tables, one after the other; bit 0 is always set ("allowed").
     pub(crate) cap_bits: Vec<u64>,
@@ -114,6 +114,17 @@ pub struct Rules {
     /// cell, by cell.
     pub(crate) ghost_keys: Vec<u64>,
     pub(crate) unmoved_keys: Vec<u64>,
+    /// By pattern: the earlier patterns of its kind that may make a move along the same cells
+    /// (see `compile/overlaps.rs`); a move one of them makes is theirs.
+    pub(crate) earlier: Vec<Vec<u8>>,
+    /// Some pattern has such earlier patterns, or takes a passing piece while also moving
+    /// quietly: generation drops the moves that share a path with a move that comes first.
+    pub(crate) overlaps: bool,
+    /// By placement pattern (index into [`Rules::placements`]): the earlier placement patterns
+    /// of the same kind; a cell one of them may fill is theirs.
+    pub(crate) earlier_placements: Vec<Vec<u8>>,
+    /// More than one kind may be placed: a placement's notation names its kind (`D@c3`).
+    pub(crate) placed_kinds: usize,
 }
 
 impl Rules {
@@ -350,6 +361,9 @@ impl Rules {
             why.push(
                 "placements, passes, second parts, effects or a winner read from the position",
             );
+        }
+        if self.overlaps {
+            why.push("patterns of one kind that make moves along the same cells");
         }
         why
     }

@@ -105,6 +105,9 @@ pub(crate) struct Check {
     pub table: Option<BitTable>,
     pub stat: Vec<Checked>,
     pub dynamic: Vec<Checked>,
+    /// The entries the table of the static part would have needed, when that passed the
+    /// compiler's limit and the static part was left to play (0 otherwise).
+    pub untabulated: usize,
 }
 
 /// The geometric shape of a compiled move pattern.

@@ -9,6 +9,7 @@
 
 use crate::cell::{Cell, CellSet};
 use crate::constructs::{AttackEntry, Attacks, LISTED, PLAIN, RayCell};
+use crate::limits::MAX_TABLE_BITS;
 use crate::piece::{PLAYERS, Piece, Player};
 use crate::rules::Rules;
 use crate::tables::{BLOCKABLE, CAPTURE, HOP, SLIDE, SLOW, Target, bit};
@@ -41,7 +42,9 @@ pub(super) fn codes_of(rules: &Rules, player: Player) -> impl Iterator<Item = u8
 
 /// The backward attack tables on the royal pieces, or the first attacking target whose
 /// conditions read the position (an attack could not be decided from the board alone).
-pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, (crate::KindId, String)> {
+pub(crate) fn attacks(
+    rules: &Rules,
+) -> Result<Attacks, (crate::KindId, String, crate::spec::Problem)> {
     let g = rules.geometry();
     let stride = rules.stride;
     let mut per: Vec<Vec<AttackEntry>> = vec![Vec::new(); PLAYERS * stride];
@@ -87,6 +90,22 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, (crate::KindId, String)>
                     }
                     if t.flags & SLOW != 0 {
                         let m = &rules.moves[t.rule as usize];
+                        if m.capture.untabulated > 0 {
+                            return Err((
+                                m.kind,
+                                format!(
+                                    "`{}` of {} captures under a condition on the cells involved whose table would need {} entries, past the compiler's limit of {MAX_TABLE_BITS} (`MAX_TABLE_BITS`); whether a royal piece is attacked is read from such tables: let the condition tell fewer cells apart",
+                                    m.text,
+                                    rules.kind_name(m.kind),
+                                    m.capture.untabulated
+                                ),
+                                crate::spec::Problem::Limit {
+                                    limit: "MAX_TABLE_BITS",
+                                    max: MAX_TABLE_BITS,
+                                    found: m.capture.untabulated,
+                                },
+                            ));
+                        }
                         if !m.capture.dynamic.is_empty() || !m.dynamic_enter.is_empty() {
                             return Err((
                                 m.kind,
@@ -95,6 +114,7 @@ pub(crate) fn attacks(rules: &Rules) -> Result<Attacks, (crate::KindId, String)>
                                     m.text,
                                     rules.kind_name(m.kind)
                                 ),
+                                crate::spec::Problem::Invalid,
                             ));
                         }
                     }

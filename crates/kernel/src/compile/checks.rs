@@ -3,7 +3,7 @@
 use super::*;
 use crate::cell::CellSet;
 use crate::expr::{Deps, Value};
-use crate::piece::{KindId, PIECE_CODES, PLAYERS, Piece, Player};
+use crate::piece::{KindId, PLAYERS, Piece, Player};
 use crate::spec::*;
 use crate::tables::*;
 
@@ -14,7 +14,7 @@ pub(super) fn flatten(
     targets: &mut [Target],
     index: &[(u32, u16)],
     jumped_cells: &[u16],
-    class: &[u8],
+    class: &[u16],
     stride: usize,
 ) -> (Vec<u64>, Vec<u64>, Vec<Jumped>, Vec<CapLayout>) {
     let mut cap_bits = vec![1u64];
@@ -132,7 +132,7 @@ impl Compiler<'_> {
         &mut self,
         kind: KindId,
         checks: Vec<Checked>,
-        class: &[u8],
+        class: &[u16],
         nclass: usize,
         cases: &[[Cell; 3]],
         site: Site,
@@ -147,21 +147,24 @@ impl Compiler<'_> {
         let use_from = deps.any(Deps::FROM);
         let use_tcell = deps.any(Deps::TARGET_CELL);
         let use_to = deps.any(Deps::TO);
+        // Only the codes of this pack's pieces are ever looked up.
+        let codes = 1 + PLAYERS * self.core.kind_count();
         let sizes = [
-            PIECE_CODES,
+            codes,
             if use_from { nclass } else { 1 },
-            PIECE_CODES,
+            codes,
             if use_tcell { nclass } else { 1 },
             if use_to { nclass } else { 1 },
         ];
         let total: usize = sizes.iter().product();
-        if total > TABLE_LIMIT {
+        if total > MAX_TABLE_BITS {
             let mut dynamic = dynamic;
             dynamic.extend(stat);
             return Check {
                 table: None,
                 stat: Vec::new(),
                 dynamic,
+                untabulated: total,
             };
         }
         let mut table = table_for(sizes);
@@ -215,6 +218,7 @@ impl Compiler<'_> {
             table: Some(table),
             stat,
             dynamic,
+            untabulated: 0,
         }
     }
 
@@ -226,7 +230,7 @@ impl Compiler<'_> {
         site: Site,
         check: Checked,
         crossed: CellSet,
-        class: &[u8],
+        class: &[u16],
         nclass: usize,
     ) -> Check {
         let check = (check.0, on_the_cell(&check.1));
@@ -235,10 +239,12 @@ impl Compiler<'_> {
                 table: None,
                 stat: Vec::new(),
                 dynamic: vec![check],
+                untabulated: 0,
             };
         }
         let e = &check.1;
-        let sizes = [PIECE_CODES, nclass, PIECE_CODES, 1, 1];
+        let codes = 1 + PLAYERS * self.core.kind_count();
+        let sizes = [codes, nclass, codes, 1, 1];
         let mut table = table_for(sizes);
         // Only the cells crossed (a jump's zone, a leap's legs) are ever tested.
         let reps = representatives(class, nclass, &crossed);
@@ -284,6 +290,7 @@ impl Compiler<'_> {
             table: Some(table),
             stat: vec![check],
             dynamic: Vec::new(),
+            untabulated: 0,
         }
     }
 }

@@ -75,7 +75,7 @@ impl Compiler<'_> {
         });
         let hostile = e.hostile.as_ref().and_then(|x| {
             let sizes = [codes, codes, cells, codes, 1];
-            if sizes.iter().product::<usize>() > TABLE_LIMIT {
+            if sizes.iter().product::<usize>() > MAX_TABLE_BITS {
                 self.error(
                     site,
                     "the game has too many kinds of piece for a `hostile` condition to be tabulated",

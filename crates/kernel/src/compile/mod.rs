@@ -27,6 +27,7 @@ mod checks;
 pub(crate) mod effects;
 mod ends;
 pub(crate) mod ghosts;
+mod overlaps;
 pub(crate) mod special;
 pub(crate) mod steps;
 pub(crate) mod targets;
@@ -44,9 +45,7 @@ use crate::verdict::{Checked, StaticEnv, first_refusal};
 use checks::flatten;
 use std::collections::HashMap;
 
-/// The largest table, in bits, the compiler builds for one predicate before it falls back to
-/// evaluating the predicate during play.
-const TABLE_LIMIT: usize = 1 << 24;
+use crate::limits::MAX_TABLE_BITS;
 
 impl Rules {
     /// Checks and compiles a spec. Returns every problem found, not only the first.
@@ -121,7 +120,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     }
     let stride = spec.geometry.len();
     let (targets, slots, groups) = steps::group(targets, &target_index, &cap_at, &class, stride);
-    let mut cell_class = Box::new([0u8; MAX_CELLS]);
+    let mut cell_class = Box::new([0u16; MAX_CELLS]);
     for (c, k) in cell_class.iter_mut().zip(&class) {
         *c = *k;
     }
@@ -299,8 +298,15 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         special: false,
         ghost_keys: Vec::new(),
         unmoved_keys: Vec::new(),
+        earlier: Vec::new(),
+        overlaps: false,
+        earlier_placements: Vec::new(),
+        placed_kinds: 0,
     };
     special_tables(&mut rules, &spec, first_compound)?;
+    (rules.earlier, rules.overlaps) = overlaps::earlier_overlapping(&rules);
+    rules.general |= rules.overlaps;
+    (rules.earlier_placements, rules.placed_kinds) = overlaps::earlier_placements(&rules);
     rules.lean = rules.general_make_reasons().is_empty();
     Ok(rules)
 }
@@ -388,12 +394,8 @@ fn special_tables(
     rules.unmoved_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
     rules.fen = spec.fen.clone();
     if rules.royal.iter().any(|&r| r != 0) {
-        rules.attacks = attacks::attacks(rules).map_err(|(kind, message)| {
-            vec![RulesError::new(
-                Site::Kind(kind.index()),
-                message,
-                Problem::Invalid,
-            )]
+        rules.attacks = attacks::attacks(rules).map_err(|(kind, message, problem)| {
+            vec![RulesError::new(Site::Kind(kind.index()), message, problem)]
         })?;
     }
     rules.special = rules.royal.iter().any(|&r| r != 0)
@@ -756,14 +758,14 @@ impl Compiler<'_> {
 
     /// Partitions cells into classes that no static capture or blocking expression can tell
     /// apart: same zone memberships, and same row or column where an expression reads them.
-    fn classes(&self) -> Vec<u8> {
+    fn classes(&self) -> Vec<u16> {
         let deps = self
             .all_static_exprs()
             .iter()
             .fold(Deps::default(), |d, e| d.or(e.deps()));
         let g = &self.core.geometry;
         let mut signatures: Vec<Vec<u32>> = Vec::new();
-        let mut class = vec![0u8; MAX_CELLS];
+        let mut class = vec![0u16; MAX_CELLS];
         for (i, slot) in class.iter_mut().enumerate().take(g.len()) {
             let cell = Cell(i as u16);
             let mut sig = Vec::new();
@@ -790,7 +792,7 @@ impl Compiler<'_> {
                     signatures.len() - 1
                 }
             };
-            *slot = id as u8;
+            *slot = id as u16;
         }
         class
     }
@@ -873,7 +875,7 @@ fn table_for(sizes: [usize; 5]) -> BitTable {
     }
 }
 
-fn representatives(class: &[u8], nclass: usize, on_board: &CellSet) -> Vec<Option<Cell>> {
+fn representatives(class: &[u16], nclass: usize, on_board: &CellSet) -> Vec<Option<Cell>> {
     let mut reps = vec![None; nclass];
     for cell in on_board.iter() {
         let c = class[cell.index()] as usize;

@@ -25,7 +25,7 @@ pub(crate) fn group(
     targets: Vec<Target>,
     index: &[(u32, u16)],
     cap_at: &[CapLayout],
-    class: &[u8],
+    class: &[u16],
     stride: usize,
 ) -> (Vec<Target>, Vec<[Slot; MAX_CELLS]>, Vec<StepGroup>) {
     let narrow = stride <= MASK_CELLS;
@@ -82,7 +82,13 @@ pub(crate) fn group(
     (rest, slots, groups)
 }
 
-fn new_group(rule: u8, piece: usize, from: usize, cap_at: &[CapLayout], class: &[u8]) -> StepGroup {
+fn new_group(
+    rule: u8,
+    piece: usize,
+    from: usize,
+    cap_at: &[CapLayout],
+    class: &[u16],
+) -> StepGroup {
     let (cap_from, cap_class, cap_piece) = match cap_at[rule as usize] {
         // For a step or jump the hopped-over cell is the destination: both class strides add.
         Some((at, s)) => (

@@ -19,7 +19,7 @@ use crate::verdict::{Checked, StaticEnv, first_refusal, place_env};
 pub(crate) const MAX_PATTERNS: usize = 256;
 
 impl Compiler<'_> {
-    pub(super) fn moves(&mut self, class: &[u8], nclass: usize) -> MoveTables {
+    pub(super) fn moves(&mut self, class: &[u16], nclass: usize) -> MoveTables {
         let g = self.core.geometry.clone();
         let mut moves = Vec::new();
         // Candidate targets, per (piece code, cell), before sorting into the flat list.
@@ -271,7 +271,7 @@ fn site_of(reason: Reason, pattern: Site) -> Site {
 /// The distinct (origin, captured cell, destination) combinations of cell classes among the
 /// targets of pattern `rule`, each with the cells of its first target: the only cases a
 /// capture table is ever read for.
-fn capture_cases(per: &[Vec<Target>], rule: u8, class: &[u8], stride: usize) -> Vec<[Cell; 3]> {
+fn capture_cases(per: &[Vec<Target>], rule: u8, class: &[u16], stride: usize) -> Vec<[Cell; 3]> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for (slot, list) in per.iter().enumerate() {

@@ -143,10 +143,19 @@ impl State {
                     acc.intersection(&rules.steps.next_to(enemy, e.look))
                 })
         });
-        for &r in &rules.placements {
+        for (i, &r) in rules.placements.iter().enumerate() {
             let m = &rules.moves[r as usize];
             let mut cells = m.place_cells[side.slot()];
             cells.remove_all(&occupied);
+            // A cell an earlier pattern of the same kind may fill is that pattern's move.
+            for &q in &rules.earlier_placements[i] {
+                let open = cells;
+                for cell in open.iter() {
+                    if self.place_pseudo(rules, q, side, cell, false).is_ok() {
+                        cells.remove(cell);
+                    }
+                }
+            }
             if let Some(near) = &near {
                 cells = cells.intersection(near);
             }
@@ -669,6 +678,9 @@ impl<B> Emit<B> for Judged<'_, '_, B> {
     #[inline]
     fn push(&mut self, m: Move) -> ControlFlow<B> {
         if self.captures_only && !m.is_capture() {
+            return ControlFlow::Continue(());
+        }
+        if self.rules.overlaps && self.state.shadowed(self.rules, self.side, m) {
             return ControlFlow::Continue(());
         }
         if !self.rules.choices.is_empty()

@@ -24,6 +24,7 @@ mod general;
 mod generate;
 mod legal;
 mod make;
+mod overlap;
 mod probe;
 mod search;
 mod special;
@@ -296,7 +297,26 @@ impl Position {
         }
         if path.len() == 1 && !rules.placements.is_empty() {
             let mut first = None;
-            for &r in &rules.placements {
+            let kind_of = |r: u8| rules.moves[r as usize].kind;
+            if rules.placed_kinds > 1 && choice.is_none() {
+                // Several kinds may be placed: the text names one, unless only one may go here.
+                let mut placeable = rules.placements.iter().filter_map(|&r| {
+                    self.state
+                        .place_verdict(rules, r, side, path[0])
+                        .ok()
+                        .map(|_| kind_of(r))
+                });
+                if let Some(k) = placeable.next()
+                    && placeable.any(|other| other != k)
+                {
+                    return Err(fail(MoveErrorKind::KindNeeded { first: k }));
+                }
+            }
+            for &r in rules
+                .placements
+                .iter()
+                .filter(|&&r| choice.is_none_or(|k| kind_of(r) == k))
+            {
                 match self.state.place_verdict(rules, r, side, path[0]) {
                     // Where capturing is mandatory, a placement is legal only when no capture is.
                     Ok(m)
@@ -363,9 +383,9 @@ impl Position {
             exact.into_iter().take(1).collect()
         } else if path.len() == 2 {
             let ends: Vec<Move> = moves.iter().filter(|m| m.to() == to).collect();
-            // Several legal moves with these ends, and a pseudo-legal move with exactly this
-            // path: the path names that move, and its refusal is the answer.
-            if ends.len() > 1 && self.names_a_pseudo_legal_move(path).map_err(limit)? {
+            // A pseudo-legal move with exactly this path: the path names that move, and its
+            // refusal is the answer (not a legal move with the same ends and a second part).
+            if !ends.is_empty() && self.names_a_pseudo_legal_move(path).map_err(limit)? {
                 Vec::new()
             } else {
                 ends

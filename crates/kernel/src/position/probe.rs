@@ -50,12 +50,19 @@ impl State {
             });
             let _ = crate::moves::Stop::result(self.generate_special(rules, side, &mut sink))?;
         }
-        let follows = |m: &Move| {
-            let p = m.path(g);
-            let chosen = m.promotion().is_none_or(|p| Some(p.kind()) == choice);
-            chosen && (p.as_slice() == path || (path.len() == 2 && m.to() == path[1]))
-        };
-        if let Some(m) = free.iter().find(|m| follows(m)) {
+        // A move that yields to another along the same cells is not a move of its own.
+        if rules.overlaps {
+            free.retain(|m| !self.shadowed(rules, side, *m));
+        }
+        let chosen = |m: &Move| m.promotion().is_none_or(|p| Some(p.kind()) == choice);
+        let exact = |m: &&Move| chosen(m) && m.path(g).as_slice() == path;
+        let follows = |m: &&Move| chosen(m) && path.len() == 2 && m.to() == path[1];
+        // The move with exactly this path, else one with its ends.
+        if let Some(m) = free
+            .iter()
+            .find(exact)
+            .or_else(|| free.iter().find(follows))
+        {
             // A pseudo-legal move (with the kind chosen, where the player chooses): the
             // reference says which of its own conditions fails.
             let m = match (choice, rules.choices.get(pc as usize)) {
