@@ -571,3 +571,51 @@ winner = 'player'
     let moves = legal(game.position());
     assert!(moves.contains(&"c2-b1/c2".to_string()), "{moves:?}");
 }
+
+/// An end rule of counts (interpreted: `count(...) * 2`) is seen from the player who has just
+/// moved. A placement by one player makes it hold for the other, who then moves a piece
+/// without changing any count: it must be tested then too (it was skipped, as if a count had
+/// to change on the very move).
+#[test]
+fn a_rule_of_counts_made_true_by_the_opponents_placement_ends_the_game_after_a_quiet_move() {
+    let text = r#"
+[game]
+name = "Counts"
+players = ["A", "B"]
+
+[board]
+rows = 3
+cols = 3
+
+[pieces.Stone]
+letter = "S"
+moves = ["step all"]
+
+[pieces.Disc]
+letter = "D"
+moves = ["place"]
+
+[end.a-disc-of-the-opponent]
+when = 'count(opponent, Disc) * 2 >= 2'
+draw = true
+
+[setup.A]
+Stone = "a1"
+
+[setup.B]
+Stone = "c3"
+"#;
+    let rules = match ply_lang::load_str("counts.toml", text, &[]) {
+        Ok(p) => p.rules,
+        Err(e) => panic!("{}", e.render(false)),
+    };
+    let mut game = Game::new(rules.clone());
+    for m in ["a1-b1", "b2", "b1-c1"] {
+        try_play(&mut game, m).unwrap_or_else(|r| panic!("{m}: {r:?}"));
+    }
+    assert_eq!(
+        game.position().outcome(),
+        Some(ply_kernel::Outcome::Draw),
+        "B's disc is on the board after A's move"
+    );
+}

@@ -125,6 +125,9 @@ pub struct Rules {
     pub(crate) earlier_placements: Vec<Vec<u8>>,
     /// More than one kind may be placed: a placement's notation names its kind (`D@c3`).
     pub(crate) placed_kinds: usize,
+    /// The kinds (a bit each) whose cells some end rule of counts reads
+    /// (`EagerTest::Counts`): a move of such a piece stirs those rules.
+    pub(crate) count_kinds: u64,
 }
 
 impl Rules {

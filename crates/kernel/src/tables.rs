@@ -272,8 +272,10 @@ pub(crate) enum EagerTest {
     Idle(BinOp, i64),
     /// The earlier occurrences of the position compared with a constant.
     Repetitions(BinOp, i64),
-    /// Interpreted, but reading only piece counts: it can only change when a count does.
-    Counts,
+    /// Interpreted, but reading only piece counts and where the pieces of some kinds stand
+    /// (a bit per kind, `count(pieces(p, K) in zone)`): it can only change when a count does
+    /// or a piece of one of those kinds moves.
+    Counts(u64),
     /// The line through the destination compared with a constant.
     Line(DirSet, BinOp, i64),
     /// Interpreted.

@@ -186,7 +186,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
                             _ => EagerTest::Dynamic,
                         }
                     }
-                    e if reads_only_counts(e) => EagerTest::Counts,
+                    e if let Some(kinds) = reads_only_counts(e) => EagerTest::Counts(kinds),
                     _ => EagerTest::Dynamic,
                 },
             }),
@@ -302,7 +302,12 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         overlaps: false,
         earlier_placements: Vec::new(),
         placed_kinds: 0,
+        count_kinds: 0,
     };
+    rules.count_kinds = rules.eager.iter().fold(0, |acc, e| match e.test {
+        EagerTest::Counts(kinds) => acc | kinds,
+        _ => acc,
+    });
     special_tables(&mut rules, &spec, first_compound)?;
     (rules.earlier, rules.overlaps) = overlaps::earlier_overlapping(&rules);
     rules.general |= rules.overlaps;
@@ -886,16 +891,23 @@ fn representatives(class: &[u16], nclass: usize, on_board: &CellSet) -> Vec<Opti
     reps
 }
 
-/// Whether an expression reads nothing of the position but piece counts (and the players):
-/// its value changes only when a count does.
-fn reads_only_counts(e: &Expr) -> bool {
+/// Whether an expression reads nothing of the position but piece counts (and the players),
+/// and counts of pieces in zones: `Some` of the kinds whose pieces' cells it reads (a bit per
+/// kind; all for a count of every kind in a zone). Its value changes only when a count does or
+/// a piece of those kinds moves.
+fn reads_only_counts(e: &Expr) -> Option<u64> {
     let mut ok = true;
+    let mut kinds = 0u64;
     visit(e, &mut |x| {
+        if let Expr::CountIn(_, kind, _, _) = x {
+            kinds |= kind.map_or(u64::MAX, |k| 1 << k.index());
+        }
         ok &= matches!(
             x,
             Expr::Lit(_)
                 | Expr::Var(Var::Player | Var::Opponent)
                 | Expr::Count(..)
+                | Expr::CountIn(..)
                 | Expr::OpponentOf(_)
                 | Expr::Bin(..)
                 | Expr::Not(_)
@@ -903,5 +915,5 @@ fn reads_only_counts(e: &Expr) -> bool {
                 | Expr::If(..)
         )
     });
-    ok
+    ok.then_some(kinds)
 }

@@ -112,11 +112,21 @@ impl State {
             let first = arrive.min(self.count_end[mover.slot()]);
             return (first != NONE).then(|| self.decide(rules, first as usize, mover));
         }
-        self.eager_end(rules, Some(piece), from, to, mover, arrive, true)
+        self.eager_end(
+            rules,
+            Some(piece),
+            from,
+            to,
+            mover,
+            arrive,
+            (true, u64::MAX),
+        )
     }
 
-    /// (Rules that read only piece counts are skipped unless `counts_changed`: they held
-    /// before the move exactly as they would now.)
+    /// (Rules that read only piece counts, and where pieces of some kinds stand, are skipped
+    /// unless `changed.0` says a count changed or `changed.1` has the bit of one of those kinds,
+    /// a kind whose piece moved: they are as they were before the move, when they did not
+    /// hold, or the game would be over.)
     ///
     /// The eager end rules up to the arrival rule `arrive` (or `NONE`), then that one: the
     /// first that holds decides. `piece` is the piece that moved or was placed (none for a
@@ -131,7 +141,7 @@ impl State {
         to: Cell,
         mover: Player,
         arrive: u8,
-        counts_changed: bool,
+        (counts_changed, moved_kinds): (bool, u64),
     ) -> Option<Outcome> {
         for e in &rules.eager {
             if e.index > arrive {
@@ -145,11 +155,11 @@ impl State {
                 EagerTest::Clock(op, n) => compare(op, self.clock as i64, n),
                 EagerTest::Idle(op, n) => compare(op, self.idle as i64, n),
                 EagerTest::Repetitions(op, n) => compare(op, self.repetitions(), n),
-                EagerTest::Counts if !counts_changed => false,
+                EagerTest::Counts(kinds) if !counts_changed && kinds & moved_kinds == 0 => false,
                 EagerTest::Line(dirs, op, n) => {
                     piece.is_some() && compare(op, self.line_at(rules, to, dirs), n)
                 }
-                EagerTest::Dynamic | EagerTest::Counts => {
+                EagerTest::Dynamic | EagerTest::Counts(_) => {
                     match &rules.end[e.index as usize].check {
                         EndCheck::Dynamic(expr) => {
                             self.dynamic_end(rules, expr, piece, from, to, mover)

@@ -25,8 +25,11 @@ use crate::verdict::{StaticEnv, first_refusal, refusal};
 use arrayvec::ArrayVec;
 use std::ops::ControlFlow;
 
-/// The cell of a log entry that marks the start of a move's entries (no cell has it).
+/// The cell of a log entry that marks the start of a move's entries (no cell has it); the
+/// position before the move was not [`State::stirred`].
 pub(crate) const MARK: u16 = u16::MAX;
+/// [`MARK`], for a position before the move that was stirred.
+pub(crate) const MARK_STIRRED: u16 = u16::MAX - 1;
 
 /// The most pieces one effect may change in one move (eight directions across a 16-cell
 /// board).
@@ -418,7 +421,9 @@ impl State {
     ) -> (Undo, (u16, u16), Option<u8>) {
         // The log's entries of this move start with a mark, which keeps the passes before it.
         let passes = self.passes;
-        self.log.0.push((MARK, passes));
+        self.log
+            .0
+            .push((if self.stirred { MARK_STIRRED } else { MARK }, passes));
         let totals = (
             self.counts[crate::piece::PIECE_CODES],
             self.counts[crate::piece::PIECE_CODES + 1],
@@ -494,7 +499,18 @@ impl State {
             // rules may read `repetitions`.
             self.remember(rules);
         }
+        // Rules of counts are tested after a move that stirred them or after one that follows
+        // such a move (see `State::stirred`).
+        let before = self.stirred;
+        let after = |stirred: bool| {
+            if before {
+                (true, u64::MAX)
+            } else {
+                (stirred, 0)
+            }
+        };
         self.outcome = if m.is_pass() {
+            self.stirred = false;
             self.eager_end(
                 rules,
                 None,
@@ -502,7 +518,7 @@ impl State {
                 Cell(0),
                 side,
                 crate::tables::NONE,
-                false,
+                after(false),
             )
         } else {
             let piece = Piece::from_code(self.board[m.to().index()]);
@@ -519,7 +535,19 @@ impl State {
                 || m.is_placement()
                 || !rules.effects.is_empty()
                 || !rules.promote.is_empty();
-            self.eager_end(rules, piece, from, m.to(), side, arrive, changed)
+            // The kinds whose pieces moved: the mover's, and any for a compound move.
+            let moved = match piece {
+                _ if m.is_compound() => u64::MAX,
+                Some(p) if !m.is_placement() => 1 << p.kind().index(),
+                _ => 0,
+            };
+            self.stirred = changed || moved & rules.count_kinds != 0;
+            let (changed, moved) = if before {
+                (true, u64::MAX)
+            } else {
+                (changed, moved)
+            };
+            self.eager_end(rules, piece, from, m.to(), side, arrive, (changed, moved))
         };
     }
 

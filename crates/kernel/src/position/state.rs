@@ -45,6 +45,11 @@ pub(crate) struct State {
     pub ghost: CellSet,
     /// The cell of the piece that passed them.
     pub ghost_victim: u16,
+    /// Whether the last move changed a piece count or moved a piece of a kind whose cells an
+    /// end rule of counts reads (`EagerTest::Counts`); true for a position set up. After a
+    /// move, such a rule is tested only if this move or the last one did: otherwise it is
+    /// as it was two plies ago, seen from the same player, when it did not hold.
+    pub stirred: bool,
 }
 
 /// Equal states have equal futures: every field, but of the history of keys only the plies
@@ -69,6 +74,8 @@ impl PartialEq for State {
             unmoved,
             ghost,
             ghost_victim,
+            // What to test after a move, not part of the position.
+            stirred: _,
         } = self;
         let seen_eq = match (seen, &o.seen) {
             (Some(a), Some(b)) => a.readable(*ply, *idle) == b.readable(*ply, *idle),
@@ -120,6 +127,7 @@ impl State {
             unmoved: CellSet::EMPTY,
             ghost: CellSet::EMPTY,
             ghost_victim: 0,
+            stirred: true,
         }
         .with_reserve(rules)
         .with_side_hash(rules)
@@ -325,7 +333,8 @@ impl State {
     /// returns what the mark kept (the passes in a row before the move).
     pub fn rewind_move(&mut self, rules: &Rules) -> u8 {
         while let Some((cell, code)) = self.log.0.pop() {
-            if cell == super::general::MARK {
+            if cell == super::general::MARK || cell == super::general::MARK_STIRRED {
+                self.stirred = cell == super::general::MARK_STIRRED;
                 return code;
             }
             if cell >= TAGS {
