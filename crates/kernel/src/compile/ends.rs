@@ -144,3 +144,48 @@ fn deferred_part(when: &Expr) -> Option<Option<Expr>> {
         _ => None,
     }
 }
+
+/// `count <op> n` as a range of counts, where it is one (`!=` is not).
+pub(super) fn count_range(op: BinOp, n: i64) -> Option<(i64, i64)> {
+    Some(match op {
+        BinOp::Eq => (n, n),
+        BinOp::Lt => (i64::MIN, n.checked_sub(1)?),
+        BinOp::Le => (i64::MIN, n),
+        BinOp::Gt => (n.checked_add(1)?, i64::MAX),
+        BinOp::Ge => (n, i64::MAX),
+        _ => return None,
+    })
+}
+
+/// Whether an expression reads nothing of the position but piece counts (and the players),
+/// and counts of pieces in zones: `Some` of the kinds whose pieces' cells it reads (a bit per
+/// kind; all for a count of every kind in a zone). Its value changes only when a count does or
+/// a piece of those kinds moves.
+pub(super) fn reads_only_counts(e: &Expr) -> Option<u64> {
+    let mut ok = true;
+    let mut kinds = 0u64;
+    visit(e, &mut |x| {
+        if let Expr::CountIn(_, kind, _, _) = x {
+            kinds |= kind.map_or(u64::MAX, |k| 1 << k.index());
+        }
+        ok &= matches!(
+            x,
+            Expr::Lit(_)
+                | Expr::Var(Var::Player | Var::Opponent)
+                | Expr::Count(..)
+                | Expr::CountIn(..)
+                | Expr::OpponentOf(_)
+                | Expr::Bin(..)
+                | Expr::Not(_)
+                | Expr::Neg(_)
+                | Expr::If(..)
+        )
+    });
+    ok.then_some(kinds)
+}
+
+pub(super) fn mentions_var(e: &Expr, var: Var) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| found |= *x == Expr::Var(var));
+    found
+}

@@ -24,8 +24,15 @@
 pub(crate) mod attacks;
 pub(crate) mod cellsets;
 mod checks;
+mod classes;
+mod construct_tables;
 pub(crate) mod effects;
 mod ends;
+mod game;
+use classes::{representatives, table_for};
+use construct_tables::{promotion_tables, special_tables};
+use ends::{count_range, mentions_var, reads_only_counts};
+use game::build_core;
 pub(crate) mod ghosts;
 mod overlaps;
 pub(crate) mod special;
@@ -316,161 +323,6 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     Ok(rules)
 }
 
-/// The tables of royal pieces, compound moves, promotion by choice, captures of a passing
-/// piece, unmoved pieces and the idle clock (see [`crate::constructs`]), on compiled rules.
-fn special_tables(
-    rules: &mut Rules,
-    spec: &RulesSpec,
-    first_compound: usize,
-) -> Result<(), Vec<RulesError>> {
-    let stride = rules.stride;
-    let codes = 1 + PLAYERS * spec.kinds.len();
-    let code = |k: KindId, p: usize| Piece::new(k, Player(p as u8)).0;
-    for (k, kind) in spec.kinds.iter().enumerate() {
-        if kind.royal {
-            for p in 0..PLAYERS {
-                rules.royal[p] = code(KindId(k as u8), p);
-            }
-        }
-    }
-    rules.compounds = spec
-        .compounds
-        .iter()
-        .enumerate()
-        .map(|(i, c)| crate::constructs::Compound {
-            mover: [0, 1].map(|p| code(c.mover, p)),
-            partner: [0, 1].map(|p| code(c.partner, p)),
-            dir: c.dir,
-            mover_to: c.mover_to,
-            partner_to: c.partner_to,
-            rule: (first_compound + i) as u8,
-            by_partner: [CellSet::EMPTY; PLAYERS],
-        })
-        .collect();
-    let by_partner: Vec<[CellSet; PLAYERS]> = rules
-        .compounds
-        .iter()
-        .map(|c| [0, 1].map(|p| attacks::reaching(rules, c.mover[p], c.mover_to[p])))
-        .collect();
-    for (c, b) in rules.compounds.iter_mut().zip(by_partner) {
-        c.by_partner = b;
-    }
-    rules.resets_idle = vec![false; codes];
-    rules.tracks_unmoved = vec![false; codes];
-    for (k, kind) in spec.kinds.iter().enumerate() {
-        for p in 0..PLAYERS {
-            rules.resets_idle[code(KindId(k as u8), p) as usize] = kind.resets_idle;
-        }
-    }
-    for c in &spec.compounds {
-        for p in 0..PLAYERS {
-            rules.tracks_unmoved[code(c.mover, p) as usize] = true;
-            rules.tracks_unmoved[code(c.partner, p) as usize] = true;
-        }
-    }
-    if spec
-        .kinds
-        .iter()
-        .any(|k| k.promotion.as_ref().is_some_and(|p| p.choices.len() > 1))
-    {
-        rules.choices = vec![crate::constructs::Choice::default(); codes];
-        for (k, kind) in spec.kinds.iter().enumerate() {
-            let Some(p) = kind.promotion.as_ref().filter(|p| p.choices.len() > 1) else {
-                continue;
-            };
-            for owner in 0..PLAYERS {
-                let c = &mut rules.choices[code(KindId(k as u8), owner) as usize];
-                c.codes = p.choices.iter().map(|&to| code(to, owner)).collect();
-                for cell in rules.core.geometry.cells().iter() {
-                    if rules.core.in_zone(cell, p.zone, Some(Player(owner as u8))) {
-                        c.zone.insert(cell);
-                    }
-                }
-            }
-        }
-    }
-    if rules.moves.iter().any(|m| m.takes_ghost) {
-        rules.ghosts = ghosts::ghost_entries(rules);
-    }
-    let mut seed = 0xC0FF_EE00_D15E_A5E5u64;
-    if rules.moves.iter().any(|m| m.leaves_ghost) {
-        rules.ghost_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
-    }
-    rules.unmoved_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
-    rules.fen = spec.fen.clone();
-    if rules.royal.iter().any(|&r| r != 0) {
-        rules.attacks = attacks::attacks(rules).map_err(|(kind, message, problem)| {
-            vec![RulesError::new(Site::Kind(kind.index()), message, problem)]
-        })?;
-    }
-    rules.special = rules.royal.iter().any(|&r| r != 0)
-        || !rules.compounds.is_empty()
-        || !rules.choices.is_empty()
-        || rules.moves.iter().any(|m| m.leaves_ghost || m.takes_ghost)
-        || rules.resets_idle.iter().any(|&b| b);
-    rules.general |= rules.special;
-    Ok(())
-}
-
-fn promotion_tables(
-    core: &Core,
-    spec: &RulesSpec,
-    codes: usize,
-    stride: usize,
-) -> (Vec<u8>, Vec<bool>) {
-    // Promotions by choice are made by the move: without others, no table of codes. A
-    // promotion that ends a hop chain stops it whether it is chosen or not.
-    let single = |p: &&crate::spec::Promotion| p.choices.len() <= 1;
-    let any_single = spec
-        .kinds
-        .iter()
-        .any(|k| k.promotion.as_ref().is_some_and(|p| single(&p)));
-    let any_stop = spec
-        .kinds
-        .iter()
-        .any(|k| k.promotion.as_ref().is_some_and(|p| p.ends_chain));
-    if !any_single && !any_stop {
-        return (Vec::new(), Vec::new());
-    }
-    let mut to = vec![0u8; if any_single { codes * stride } else { 0 }];
-    let mut stops = vec![false; codes * stride];
-    for (code, slot) in to.iter_mut().enumerate() {
-        *slot = (code / stride) as u8;
-    }
-    for (k, kind) in spec.kinds.iter().enumerate() {
-        let Some(p) = &kind.promotion else { continue };
-        if p.to.index() >= spec.kinds.len() {
-            continue;
-        }
-        for owner in 0..PLAYERS as u8 {
-            let piece = Piece::new(KindId(k as u8), Player(owner));
-            let promoted = Piece::new(p.to, Player(owner));
-            for cell in core.geometry.cells().iter() {
-                if core.in_zone(cell, p.zone, Some(Player(owner))) {
-                    // A choice of promotion is made by the move, not by the table.
-                    if single(&p) {
-                        to[piece.code() * stride + cell.index()] = promoted.0;
-                    }
-                    stops[piece.code() * stride + cell.index()] = p.ends_chain;
-                }
-            }
-        }
-    }
-    (to, stops)
-}
-
-/// `count <op> n` as a range of counts, where it is one (`!=` is not).
-fn count_range(op: BinOp, n: i64) -> Option<(i64, i64)> {
-    Some(match op {
-        BinOp::Eq => (n, n),
-        BinOp::Lt => (i64::MIN, n.checked_sub(1)?),
-        BinOp::Le => (i64::MIN, n),
-        BinOp::Gt => (n.checked_add(1)?, i64::MAX),
-        BinOp::Ge => (n, i64::MAX),
-        _ => return None,
-    })
-}
-
 fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
@@ -491,128 +343,6 @@ fn spec_reads(spec: &RulesSpec, var: Var) -> bool {
             .iter()
             .chain(&spec.capture)
             .any(|r| reads(&r.expr))
-}
-
-fn build_core(spec: &RulesSpec, errors: &mut Vec<RulesError>) -> Core {
-    let limit = |message: String, (limit, max, found)| {
-        let problem = Problem::Limit { limit, max, found };
-        RulesError::new(Site::Game, message, problem)
-    };
-    if spec.kinds.is_empty() {
-        let message = "the game defines no kind of piece";
-        errors.push(RulesError::new(Site::Game, message, Problem::Invalid));
-    }
-    if spec.kinds.len() > MAX_KINDS {
-        errors.push(limit(
-            format!(
-                "the game defines {} kinds of piece; at most {MAX_KINDS} are supported",
-                spec.kinds.len()
-            ),
-            ("MAX_KINDS", MAX_KINDS, spec.kinds.len()),
-        ));
-    }
-    if spec.tags.len() > 64 {
-        errors.push(limit(
-            "at most 64 tags are supported".into(),
-            ("tags", 64, spec.tags.len()),
-        ));
-    }
-    let mut err =
-        |site, message: String| errors.push(RulesError::new(site, message, Problem::Invalid));
-    if spec.players[0].name == spec.players[1].name {
-        err(Site::Players, "the two players have the same name".into());
-    }
-    let zones = spec
-        .zones
-        .iter()
-        .map(|z| {
-            let parts = match &z.cells {
-                ZoneCells::Shared(s) => [*s, *s],
-                ZoneCells::Owned(p) => *p,
-            };
-            ZoneTable {
-                all: parts[0].union(&parts[1]),
-                parts,
-            }
-        })
-        .collect();
-    let kinds: Vec<KindInfo> = spec
-        .kinds
-        .iter()
-        .map(|k| KindInfo {
-            name: k.name.clone(),
-            letter: k.letter.clone(),
-            attrs: k.attrs.clone(),
-            at_most: k.at_most,
-            never_in: k.never_in,
-            tags: k
-                .tags
-                .iter()
-                .filter(|&&t| t < 64)
-                .fold(0, |m, t| m | 1 << t),
-        })
-        .collect();
-    let mut codes = vec![String::new(); PIECE_CODES];
-    for (ki, k) in kinds.iter().enumerate().take(MAX_KINDS) {
-        for p in 0..PLAYERS {
-            let piece = Piece::new(KindId(ki as u8), Player(p as u8));
-            codes[piece.code()] = format!("{}{}", spec.players[p].symbol, k.letter);
-        }
-    }
-    // Codes must be unique and readable back from a position string without separators.
-    let all: Vec<(usize, &String)> = codes
-        .iter()
-        .enumerate()
-        .skip(1)
-        .filter(|c| !c.1.is_empty())
-        .collect();
-    let mut reported = Vec::new();
-    for (i, a) in &all {
-        let kind = Piece(*i as u8).kind().index();
-        if a.starts_with(|c: char| c.is_ascii_digit())
-            || a.contains(|c: char| c == '/' || c.is_whitespace())
-        {
-            err(
-                Site::Kind(kind),
-                format!("piece code `{a}` may not start with a digit or contain `/` or spaces"),
-            );
-        }
-        for (j, b) in &all {
-            let other = Piece(*j as u8).kind().index();
-            if i == j
-                || !b.starts_with(a.as_str())
-                || (a == b && j < i)
-                || reported.contains(&(kind, other))
-            {
-                continue;
-            }
-            reported.push((kind, other));
-            let (ka, kb) = (&spec.kinds[kind].name, &spec.kinds[other].name);
-            let message = if a == b && kind != other {
-                format!("`{ka}` and `{kb}` both have the code `{a}`: give them different letters")
-            } else if a == b {
-                format!(
-                    "the two players' `{ka}` both have the code `{a}`: give the players different symbols"
-                )
-            } else {
-                format!(
-                    "code `{b}` ({kb}) starts with code `{a}` ({ka}), so position strings would be ambiguous"
-                )
-            };
-            err(Site::Kind(other.max(kind)), message);
-        }
-    }
-    Core {
-        name: spec.name.clone(),
-        geometry: spec.geometry.clone(),
-        players: spec.players.clone(),
-        zones,
-        zone_specs: spec.zones.clone(),
-        kinds,
-        attributes: spec.attributes.clone(),
-        tags: spec.tags.clone(),
-        codes,
-    }
 }
 
 struct Compiler<'a> {
@@ -761,47 +491,6 @@ impl Compiler<'_> {
         out
     }
 
-    /// Partitions cells into classes that no static capture or blocking expression can tell
-    /// apart: same zone memberships, and same row or column where an expression reads them.
-    fn classes(&self) -> Vec<u16> {
-        let deps = self
-            .all_static_exprs()
-            .iter()
-            .fold(Deps::default(), |d, e| d.or(e.deps()));
-        let g = &self.core.geometry;
-        let mut signatures: Vec<Vec<u32>> = Vec::new();
-        let mut class = vec![0u16; MAX_CELLS];
-        for (i, slot) in class.iter_mut().enumerate().take(g.len()) {
-            let cell = Cell(i as u16);
-            let mut sig = Vec::new();
-            if deps.any(Deps::CELL_IDENTITY) {
-                sig.push(i as u32);
-            }
-            if deps.any(Deps::ROW) {
-                sig.push(1000 + g.row(cell) as u32);
-            }
-            if deps.any(Deps::COL) {
-                sig.push(2000 + g.col(cell) as u32);
-            }
-            for (zi, z) in self.core.zones.iter().enumerate() {
-                for p in 0..PLAYERS {
-                    if z.parts[p].contains(cell) {
-                        sig.push(10_000 + (zi * PLAYERS + p) as u32);
-                    }
-                }
-            }
-            let id = match signatures.iter().position(|s| *s == sig) {
-                Some(id) => id,
-                None => {
-                    signatures.push(sig);
-                    signatures.len() - 1
-                }
-            };
-            *slot = id as u16;
-        }
-        class
-    }
-
     fn check_setup(&mut self) {
         let g = &self.core.geometry;
         let mut seen = CellSet::EMPTY;
@@ -855,65 +544,7 @@ impl Compiler<'_> {
     }
 }
 
-fn mentions_var(e: &Expr, var: Var) -> bool {
-    let mut found = false;
-    visit(e, &mut |x| found |= *x == Expr::Var(var));
-    found
-}
-
 fn case_text(core: &Core, piece: Piece, from: Cell, to: Cell) -> String {
     let g = &core.geometry;
     format!("{} moves {}-{}", core.code(piece), g.name(from), g.name(to))
-}
-
-fn table_for(sizes: [usize; 5]) -> BitTable {
-    let total: usize = sizes.iter().product();
-    let mut strides = [0; 5];
-    let mut acc = 1;
-    for i in (0..5).rev() {
-        strides[i] = if sizes[i] == 1 { 0 } else { acc };
-        acc *= sizes[i];
-    }
-    BitTable {
-        bits: vec![0; total.div_ceil(64)],
-        strides,
-    }
-}
-
-fn representatives(class: &[u16], nclass: usize, on_board: &CellSet) -> Vec<Option<Cell>> {
-    let mut reps = vec![None; nclass];
-    for cell in on_board.iter() {
-        let c = class[cell.index()] as usize;
-        if reps[c].is_none() {
-            reps[c] = Some(cell);
-        }
-    }
-    reps
-}
-
-/// Whether an expression reads nothing of the position but piece counts (and the players),
-/// and counts of pieces in zones: `Some` of the kinds whose pieces' cells it reads (a bit per
-/// kind; all for a count of every kind in a zone). Its value changes only when a count does or
-/// a piece of those kinds moves.
-fn reads_only_counts(e: &Expr) -> Option<u64> {
-    let mut ok = true;
-    let mut kinds = 0u64;
-    visit(e, &mut |x| {
-        if let Expr::CountIn(_, kind, _, _) = x {
-            kinds |= kind.map_or(u64::MAX, |k| 1 << k.index());
-        }
-        ok &= matches!(
-            x,
-            Expr::Lit(_)
-                | Expr::Var(Var::Player | Var::Opponent)
-                | Expr::Count(..)
-                | Expr::CountIn(..)
-                | Expr::OpponentOf(_)
-                | Expr::Bin(..)
-                | Expr::Not(_)
-                | Expr::Neg(_)
-                | Expr::If(..)
-        )
-    });
-    ok.then_some(kinds)
 }

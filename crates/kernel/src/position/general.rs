@@ -2,12 +2,10 @@
 //! and winners read from the position.
 //!
 //! Rules with any of these ([`Rules::general`]) generate, make and unmake here; the pieces'
-//! own moves still come from the compiled targets of `generate.rs`. Rules without them never
-//! come here, so the fast paths of the other games carry no test for these features.
-//!
-//! Each rule has one meaning here too: [`State::place_verdict`] decides a placement for
-//! generation and for the explanation of a refused one, and [`State::effect_changes`] computes
-//! what an effect changes for make and for the check that a move changes something.
+//! own moves still come from the compiled targets of `generate.rs`, placements from
+//! `placements.rs`, what effects change from `effects.rs`, royal pieces, compound moves and
+//! passing captures from `special.rs`. Rules without them never come here, so the fast paths
+//! of the other games carry no test for these features.
 
 use super::undo::HOPPED;
 use super::*;
@@ -16,13 +14,9 @@ use crate::expr::Value;
 use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Guard, Move};
 use crate::piece::{Piece, Player};
-use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
 use crate::status::Outcome;
-use crate::tables::{CompiledEffect, EffectKind};
-use crate::tables::{hostile, target_ok};
-use crate::verdict::{StaticEnv, first_refusal, refusal};
-use arrayvec::ArrayVec;
+use crate::verdict::StaticEnv;
 use std::ops::ControlFlow;
 
 /// The cell of a log entry that marks the start of a move's entries (no cell has it); the
@@ -30,13 +24,6 @@ use std::ops::ControlFlow;
 pub(crate) const MARK: u16 = u16::MAX;
 /// [`MARK`], for a position before the move that was stirred.
 pub(crate) const MARK_STIRRED: u16 = u16::MAX - 1;
-
-/// The most pieces one effect may change in one move (eight directions across a 16-cell
-/// board).
-const MAX_CHANGES: usize = 128;
-
-/// Changes an effect makes: (cell, the code it gets).
-type Changes = ArrayVec<(Cell, u8), MAX_CHANGES>;
 
 impl State {
     /// Generation for general rules: the pieces' moves and the compound moves (where capturing
@@ -124,279 +111,6 @@ impl State {
         };
         self.generate_ghost_takes(rules, side, &mut judged)
             .is_break()
-    }
-
-    /// The placements of `side`, into `judged`: the cells the tables and the compiled place
-    /// formula allow, each judged by [`State::place_pseudo`].
-    pub(super) fn generate_placements<B>(
-        &self,
-        rules: &Rules,
-        side: Player,
-        judged: &mut Judged<'_, '_, B>,
-    ) -> ControlFlow<B> {
-        let occupied = self.occupied[0].union(&self.occupied[1]);
-        // Where an effect must change a piece, only cells next to an enemy piece can.
-        let near = (rules.must_change && judged.safety.is_some()).then(|| {
-            let enemy = &self.occupied[side.other().slot()];
-            rules
-                .effects
-                .iter()
-                .filter(|e| e.required)
-                .fold(*rules.geometry().cells(), |acc, e| {
-                    acc.intersection(&rules.steps.next_to(enemy, e.look))
-                })
-        });
-        for (i, &r) in rules.placements.iter().enumerate() {
-            let m = &rules.moves[r as usize];
-            let mut cells = m.place_cells[side.slot()];
-            cells.remove_all(&occupied);
-            // A cell an earlier pattern of the same kind may fill is that pattern's move.
-            for &q in &rules.earlier_placements[i] {
-                let open = cells;
-                for cell in open.iter() {
-                    if self.place_pseudo(rules, q, side, cell, false).is_ok() {
-                        cells.remove(cell);
-                    }
-                }
-            }
-            if let Some(near) = &near {
-                cells = cells.intersection(near);
-            }
-            let known = m.place_formula.as_ref().map(|f| {
-                let holds = f[side.slot()].eval(&rules.steps, &occupied);
-                cells = cells.intersection(&holds);
-                holds
-            });
-            for cell in cells.iter() {
-                let verdict = self.place_pseudo(rules, r, side, cell, known.is_some());
-                debug_assert!(
-                    known.is_none() || verdict == self.place_pseudo(rules, r, side, cell, false),
-                    "a place formula disagrees with its expression"
-                );
-                if let Ok(mv) = verdict {
-                    judged.pass_on(mv)?;
-                }
-            }
-            // The cells the formula left out are refused by the expression too.
-            debug_assert!(known.is_none_or(|holds| {
-                let mut out = m.place_cells[side.slot()];
-                out.remove_all(&occupied);
-                out.remove_all(&holds);
-                out.iter()
-                    .all(|c| self.place_pseudo(rules, r, side, c, false).is_err())
-            }));
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// The code of the piece placement pattern `r` puts down for `side`.
-    #[inline]
-    pub(crate) fn placed_code(rules: &Rules, r: u8, side: Player) -> u8 {
-        Piece::new(rules.moves[r as usize].kind, side).0
-    }
-
-    /// The verdict on placing by pattern `r` for `side` on `cell`: the move, or the first check
-    /// that refuses it (supply, empty cell, place rules and the pattern's condition, then the
-    /// reference admission: effects that must change something, royal safety).
-    pub(crate) fn place_verdict(
-        &self,
-        rules: &Rules,
-        r: u8,
-        side: Player,
-        cell: Cell,
-    ) -> Result<Move, Reason> {
-        let mv = self.place_pseudo(rules, r, side, cell, false)?;
-        self.admit_by_making(rules, mv, side)?;
-        Ok(mv)
-    }
-
-    /// Whether placing by pattern `r` for `side` on `cell` is pseudo-legal: the move, or the
-    /// first of its own checks that refuses it (supply, empty cell, place rules and the
-    /// pattern's condition). With `formula_holds`, the checks read during play are known to
-    /// hold (their compiled formula said so for this cell).
-    #[inline]
-    pub(crate) fn place_pseudo(
-        &self,
-        rules: &Rules,
-        r: u8,
-        side: Player,
-        cell: Cell,
-        formula_holds: bool,
-    ) -> Result<Move, Reason> {
-        let m = &rules.moves[r as usize];
-        let pattern = PatternId(r);
-        let code = State::placed_code(rules, r, side);
-        if rules.supply(m.kind).is_some() && self.in_hand(code as usize) == 0 {
-            return Err(Reason::NoSupply(pattern));
-        }
-        if self.board[cell.index()] != 0 {
-            return Err(Reason::NotEmpty(pattern));
-        }
-        if !m.place_cells[side.slot()].contains(cell) {
-            let env = crate::verdict::place_env(Piece(code), cell);
-            return Err(match first_refusal(&rules.core, &m.place_static, &env) {
-                Ok(Some(r)) | Err((r, _)) => r,
-                Ok(None) => Reason::NoPattern,
-            });
-        }
-        if !m.dynamic_enter.is_empty() && !formula_holds {
-            let env = PlayEnv::new(rules, self, crate::verdict::place_env(Piece(code), cell));
-            if let Some(r) = refusal(&rules.core, &m.dynamic_enter, &env) {
-                return Err(r);
-            }
-        }
-        Ok(Move::place(cell, r))
-    }
-
-    /// The first effect that must change a piece and that `mv` (a move of `side`, not made)
-    /// leaves without a change; `None` when there is none.
-    pub(crate) fn unchanged_effect(&self, rules: &Rules, mv: Move, side: Player) -> Option<u8> {
-        if !rules.must_change || mv.is_pass() {
-            return None;
-        }
-        let to = mv.to();
-        let (mover, from) = if mv.is_placement() {
-            (State::placed_code(rules, mv.rule(), side), None)
-        } else {
-            (self.board[mv.from().index()], Some(mv.from()))
-        };
-        let second = mv.second().map(|at| {
-            let then = rules.moves[mv.rule() as usize].then;
-            (at, then.map_or(0, |t| t.0[side.slot()]))
-        });
-        // The second part may place on the cell the mover left.
-        let at = |c: Cell| {
-            if c == to {
-                mover
-            } else if let Some((s, code)) = second
-                && s == c
-            {
-                code
-            } else if Some(c) == from {
-                0
-            } else {
-                self.board[c.index()]
-            }
-        };
-        let mut changes = Changes::new();
-        for (i, e) in rules.effects.iter().enumerate() {
-            if !e.required {
-                continue;
-            }
-            changes.clear();
-            self.effect_changes(rules, e, mover, to, &at, &mut changes);
-            if changes.is_empty() {
-                return Some(i as u8);
-            }
-        }
-        None
-    }
-
-    /// What effect `e` changes around `to`, where `mover` has arrived, on the board `at` gives.
-    #[inline]
-    pub(crate) fn effect_changes<F: Fn(Cell) -> u8>(
-        &self,
-        rules: &Rules,
-        e: &CompiledEffect,
-        mover: u8,
-        to: Cell,
-        at: &F,
-        out: &mut Changes,
-    ) {
-        let g = rules.geometry();
-        let side = Piece(mover).owner();
-        let enemy = |code: u8| code != 0 && Piece(code).owner() != side;
-        // A surround is completed by the mover standing on one of the cells that enclose the
-        // victim: `look` has the opposite directions then.
-        for d in e.look.iter() {
-            let Some(a) = g.neighbour(to, d) else {
-                continue;
-            };
-            let victim = at(a);
-            if !enemy(victim) || !target_ok(e, mover, victim, a) {
-                continue;
-            }
-            match e.kind {
-                EffectKind::Custodial => {
-                    if let Some(b) = g.neighbour(a, d)
-                        && hostile(e, mover, victim, b, at(b))
-                    {
-                        push(out, a, 0);
-                    }
-                }
-                EffectKind::Surround => {
-                    let enclosed = e.dirs.iter().all(|d2| {
-                        g.neighbour(a, d2)
-                            .is_some_and(|n| hostile(e, mover, victim, n, at(n)))
-                    });
-                    if enclosed && !out.iter().any(|(c, _)| *c == a) {
-                        push(out, a, 0);
-                    }
-                }
-                EffectKind::Flip => {
-                    let mut run: ArrayVec<Cell, { crate::cell::LINE_CELLS }> = ArrayVec::new();
-                    run.push(a);
-                    let mut cur = a;
-                    let closed = loop {
-                        let Some(next) = g.neighbour(cur, d) else {
-                            break false;
-                        };
-                        let occ = at(next);
-                        if enemy(occ) && target_ok(e, mover, occ, next) {
-                            if run.try_push(next).is_err() {
-                                break false;
-                            }
-                            cur = next;
-                            continue;
-                        }
-                        break hostile(e, mover, victim, next, occ);
-                    };
-                    if closed {
-                        for c in run {
-                            let code = at(c);
-                            push(out, c, Piece::new(Piece(code).kind(), side).0);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Applies the effects after a move that brought the piece on `to`, in order, each on the
-    /// board the previous ones left. Returns the first effect that must change a piece and
-    /// changed none.
-    fn apply_effects(&mut self, rules: &Rules, to: Cell) -> Option<u8> {
-        let mover = self.board[to.index()];
-        let mut unchanged = None;
-        if mover == 0 {
-            return rules
-                .effects
-                .iter()
-                .position(|e| e.required)
-                .map(|i| i as u8);
-        }
-        let mut changes = Changes::new();
-        let mut changed = false;
-        for (i, e) in rules.effects.iter().enumerate() {
-            changes.clear();
-            // The changes are found on the board as it stands, then made.
-            let at = |c: Cell| self.board[c.index()];
-            self.effect_changes(rules, e, mover, to, &at, &mut changes);
-            if e.required && changes.is_empty() {
-                unchanged.get_or_insert(i as u8);
-            }
-            for &(c, code) in &changes {
-                self.change(rules, c, code);
-                if !self.unmoved.is_empty() {
-                    self.forget_moved(rules, c);
-                }
-                changed = true;
-            }
-        }
-        if changed {
-            self.clock = 0;
-        }
-        unchanged
     }
 
     /// Make for general rules.
@@ -640,10 +354,6 @@ impl State {
     }
 }
 
-fn push(out: &mut Changes, cell: Cell, code: u8) {
-    let _ = out.try_push((cell, code));
-}
-
 /// The sink of generation on the general path: each pseudo-legal move, expanded by the
 /// choices of promotion it has, is passed on when [`State::admit`] admits it (or, for the
 /// pseudo-legal moves of the reference, always).
@@ -659,7 +369,7 @@ pub(crate) struct Judged<'a, 'b, B> {
     /// royal kind.
     judge: bool,
     /// How royal safety is decided; `None` for the pseudo-legal moves, passed on unjudged.
-    safety: Option<super::legal::Safety>,
+    pub(super) safety: Option<super::legal::Safety>,
     side: Player,
 }
 

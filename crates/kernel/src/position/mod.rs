@@ -19,16 +19,20 @@
 //! for those features ([`Profile`]). A playout of rules without history restores its start
 //! position from a copy; with history, it takes every move back.
 
+mod effects;
 mod end;
 mod general;
 mod generate;
+mod hops;
 mod legal;
 mod make;
 mod overlap;
+mod placements;
 mod probe;
 mod search;
 mod special;
 mod state;
+mod targets;
 mod undo;
 
 use crate::cell::{Cell, CellSet, MAX_CELLS};

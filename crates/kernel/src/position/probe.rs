@@ -7,7 +7,7 @@
 //! table by the compiled list of checks that filled it: both through
 //! [`crate::verdict::first_refusal`], the function the compiler called.
 
-use super::generate::{Refusal, Take};
+use super::targets::{Refusal, Take};
 use super::*;
 use crate::cell::Cell;
 use crate::expr::Value;

@@ -1,0 +1,180 @@
+//! Effects: what a move's effects change (custodial capture, surround, flips), computed once
+//! for make and for the check that a required effect changes a piece.
+
+use super::*;
+use crate::cell::Cell;
+use crate::moves::Move;
+use crate::piece::{Piece, Player};
+use crate::rules::Rules;
+use crate::tables::{CompiledEffect, EffectKind};
+use crate::tables::{hostile, target_ok};
+use arrayvec::ArrayVec;
+
+/// The most pieces one effect may change in one move: a run of cells in each of eight
+/// directions, each shorter than the longest line of the largest board.
+const MAX_CHANGES: usize = 8 * if crate::cell::MAX_ROWS > crate::cell::MAX_COLS {
+    crate::cell::MAX_ROWS
+} else {
+    crate::cell::MAX_COLS
+};
+
+/// Changes an effect makes: (cell, the code it gets).
+type Changes = ArrayVec<(Cell, u8), MAX_CHANGES>;
+
+impl State {
+    /// The first effect that must change a piece and that `mv` (a move of `side`, not made)
+    /// leaves without a change; `None` when there is none.
+    pub(crate) fn unchanged_effect(&self, rules: &Rules, mv: Move, side: Player) -> Option<u8> {
+        if !rules.must_change || mv.is_pass() {
+            return None;
+        }
+        let to = mv.to();
+        let (mover, from) = if mv.is_placement() {
+            (State::placed_code(rules, mv.rule(), side), None)
+        } else {
+            (self.board[mv.from().index()], Some(mv.from()))
+        };
+        let second = mv.second().map(|at| {
+            let then = rules.moves[mv.rule() as usize].then;
+            (at, then.map_or(0, |t| t.0[side.slot()]))
+        });
+        // The second part may place on the cell the mover left.
+        let at = |c: Cell| {
+            if c == to {
+                mover
+            } else if let Some((s, code)) = second
+                && s == c
+            {
+                code
+            } else if Some(c) == from {
+                0
+            } else {
+                self.board[c.index()]
+            }
+        };
+        let mut changes = Changes::new();
+        for (i, e) in rules.effects.iter().enumerate() {
+            if !e.required {
+                continue;
+            }
+            changes.clear();
+            self.effect_changes(rules, e, mover, to, &at, &mut changes);
+            if changes.is_empty() {
+                return Some(i as u8);
+            }
+        }
+        None
+    }
+
+    /// What effect `e` changes around `to`, where `mover` has arrived, on the board `at` gives.
+    #[inline]
+    pub(crate) fn effect_changes<F: Fn(Cell) -> u8>(
+        &self,
+        rules: &Rules,
+        e: &CompiledEffect,
+        mover: u8,
+        to: Cell,
+        at: &F,
+        out: &mut Changes,
+    ) {
+        let g = rules.geometry();
+        let side = Piece(mover).owner();
+        let enemy = |code: u8| code != 0 && Piece(code).owner() != side;
+        // A surround is completed by the mover standing on one of the cells that enclose the
+        // victim: `look` has the opposite directions then.
+        for d in e.look.iter() {
+            let Some(a) = g.neighbour(to, d) else {
+                continue;
+            };
+            let victim = at(a);
+            if !enemy(victim) || !target_ok(e, mover, victim, a) {
+                continue;
+            }
+            match e.kind {
+                EffectKind::Custodial => {
+                    if let Some(b) = g.neighbour(a, d)
+                        && hostile(e, mover, victim, b, at(b))
+                    {
+                        push(out, a, 0);
+                    }
+                }
+                EffectKind::Surround => {
+                    let enclosed = e.dirs.iter().all(|d2| {
+                        g.neighbour(a, d2)
+                            .is_some_and(|n| hostile(e, mover, victim, n, at(n)))
+                    });
+                    if enclosed && !out.iter().any(|(c, _)| *c == a) {
+                        push(out, a, 0);
+                    }
+                }
+                EffectKind::Flip => {
+                    let mut run: ArrayVec<Cell, { crate::cell::LINE_CELLS }> = ArrayVec::new();
+                    run.push(a);
+                    let mut cur = a;
+                    let closed = loop {
+                        let Some(next) = g.neighbour(cur, d) else {
+                            break false;
+                        };
+                        let occ = at(next);
+                        if enemy(occ) && target_ok(e, mover, occ, next) {
+                            if run.try_push(next).is_err() {
+                                break false;
+                            }
+                            cur = next;
+                            continue;
+                        }
+                        break hostile(e, mover, victim, next, occ);
+                    };
+                    if closed {
+                        for c in run {
+                            let code = at(c);
+                            push(out, c, Piece::new(Piece(code).kind(), side).0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies the effects after a move that brought the piece on `to`, in order, each on the
+    /// board the previous ones left. Returns the first effect that must change a piece and
+    /// changed none.
+    pub(super) fn apply_effects(&mut self, rules: &Rules, to: Cell) -> Option<u8> {
+        let mover = self.board[to.index()];
+        let mut unchanged = None;
+        if mover == 0 {
+            return rules
+                .effects
+                .iter()
+                .position(|e| e.required)
+                .map(|i| i as u8);
+        }
+        let mut changes = Changes::new();
+        let mut changed = false;
+        for (i, e) in rules.effects.iter().enumerate() {
+            changes.clear();
+            // The changes are found on the board as it stands, then made.
+            let at = |c: Cell| self.board[c.index()];
+            self.effect_changes(rules, e, mover, to, &at, &mut changes);
+            if e.required && changes.is_empty() {
+                unchanged.get_or_insert(i as u8);
+            }
+            for &(c, code) in &changes {
+                self.change(rules, c, code);
+                if !self.unmoved.is_empty() {
+                    self.forget_moved(rules, c);
+                }
+                changed = true;
+            }
+        }
+        if changed {
+            self.clock = 0;
+        }
+        unchanged
+    }
+}
+
+fn push(out: &mut Changes, cell: Cell, code: u8) {
+    // Room for every direction's run (see MAX_CHANGES).
+    out.push((cell, code));
+}
