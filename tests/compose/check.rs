@@ -158,6 +158,26 @@ fn walk(
             ));
         }
         stats.plies += 1;
+        // End rules about the position alone decide a position the same whether it is reached
+        // by play or read from its string (which judges it as if just moved into); rules about
+        // the moved piece or the history (`mover`, `to`, `repetitions`) are left out.
+        if position_rules_only(toml) {
+            let played = game.position().to_position_string();
+            let unjudged: Vec<&str> = played
+                .split_whitespace()
+                .filter(|f| *f != "draw" && !f.starts_with("winner="))
+                .collect();
+            let unjudged = unjudged.join(" ");
+            let read = Position::from_position_string(rules.clone(), &unjudged)
+                .map_err(|e| format!("{unjudged} does not read: {e}"))?;
+            if read.decided() != game.position().decided() {
+                return Err(format!(
+                    "after {text}, play decides {:?} but the same position read from `{unjudged}` decides {:?}",
+                    game.position().decided(),
+                    read.decided()
+                ));
+            }
+        }
         strings.push(game.position().to_position_string());
         hashes.push(game.position().hash());
         positions.push(game.position().clone());
@@ -188,6 +208,19 @@ fn walk(
         }
     }
     Ok(stats)
+}
+
+/// Whether every end rule of a pack reads only the position as it stands (not the moved piece,
+/// its cells or the history of positions).
+fn position_rules_only(toml: &str) -> bool {
+    let ends = toml
+        .split("\n[")
+        .filter(|section| section.starts_with("end."));
+    ends.into_iter().all(|e| {
+        ["mover", "from", "to", "repetitions"]
+            .iter()
+            .all(|w| !e.contains(w))
+    })
 }
 
 /// At most `n` of `items`, chosen by `d` (all of them when there are few).

@@ -158,6 +158,7 @@ pub const CONSTRUCTS: &[&str] = &[
     "checkmate",
     "overlapping patterns",
     "two placed kinds",
+    "end rule of counts",
 ];
 
 /// A generated pack: its text and the constructs it uses.
@@ -1170,6 +1171,25 @@ impl Gen<'_> {
         }
         if self.d.chance(15) {
             ends.push("[end.quiet]\nwhen = 'clock >= 24'\ndraw = true".into());
+        }
+        if self.d.chance(25) {
+            // Interpreted (not a plain counter): read again only when counts or cells change.
+            // A placed kind, where there is one: its count grows on the other player's turn.
+            let placed: Vec<usize> = (0..self.kinds.len())
+                .filter(|&i| self.kinds[i].placed)
+                .collect();
+            let k = if placed.is_empty() {
+                self.d.below(self.kinds.len())
+            } else {
+                self.d.pick(&placed)
+            };
+            let name = self.kinds[k].name.clone();
+            let n = self.d.range(1, 3);
+            self.note("end rule of counts");
+            ends.push(format!(
+                "[end.counts]\nwhen = 'count(opponent, {name}) * 2 >= {} or count(pieces(player, {name}) in z) >= {n}'\ndraw = true",
+                2 * n
+            ));
         }
         if self.d.chance(10) {
             ends.push("[end.idle]\nwhen = 'idle >= 16'\ndraw = true".into());
