@@ -1183,7 +1183,7 @@ impl Gen<'_> {
             } else {
                 self.d.pick(&placed)
             };
-            let name = self.kinds[k].name.clone();
+            let name = self.kinds[k].name;
             let n = self.d.range(1, 3);
             self.note("end rule of counts");
             ends.push(format!(
