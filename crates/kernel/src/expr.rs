@@ -558,14 +558,29 @@ pub(crate) fn line<F: Fn(Cell) -> Result<Option<Piece>, EvalError>>(
     let Some(p) = at(c)? else {
         return Ok(0);
     };
-    let run = |d: Dir| -> Result<i64, EvalError> {
+    line_by(g, c, dirs, |next| {
+        Ok(at(next)?.is_some_and(|q| q.owner() == p.owner()))
+    })
+}
+
+/// The longest line through `c` along one of `dirs`' axes of cells for which `same` holds
+/// (`c` counted, not tested): the one meaning of `line`, for expressions and for the end
+/// rules compiled to a line test.
+#[inline(always)]
+pub(crate) fn line_by<E>(
+    g: &crate::geometry::Geometry,
+    c: Cell,
+    dirs: DirSet,
+    mut same: impl FnMut(Cell) -> Result<bool, E>,
+) -> Result<i64, E> {
+    let mut run = |d: Dir| -> Result<i64, E> {
         let mut n = 0;
         let mut cur = c;
         while let Some(next) = g.neighbour(cur, d) {
-            match at(next)? {
-                Some(q) if q.owner() == p.owner() => n += 1,
-                _ => break,
+            if !same(next)? {
+                break;
             }
+            n += 1;
             cur = next;
         }
         Ok(n)

@@ -181,8 +181,15 @@ impl State {
     /// `line(cell, dirs)` on this board.
     #[inline]
     pub(super) fn line_at(&self, rules: &Rules, cell: Cell, dirs: crate::geometry::DirSet) -> i64 {
-        let at = |c: Cell| Ok(Piece::from_code(self.board[c.index()]));
-        crate::expr::line(rules.geometry(), &at, cell, dirs).unwrap_or(0)
+        let code = self.board[cell.index()];
+        if code == 0 {
+            return 0;
+        }
+        let own = &self.occupied[State::owner_of(code).slot()];
+        let same = |c: Cell| Ok::<bool, std::convert::Infallible>(own.contains(c));
+        match crate::expr::line_by(rules.geometry(), cell, dirs, same) {
+            Ok(n) => n,
+        }
     }
 
     #[cold]
