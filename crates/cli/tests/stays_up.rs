@@ -662,14 +662,16 @@ async fn websockets_count_in_the_connection_cap_and_a_silent_one_is_closed() {
     use tokio_tungstenite::tungstenite::Message;
     let db = temp_dir("ply_stays_up").join("games.db");
     let db = db.display().to_string();
-    let server = serve(&["--db", &db, "--max-connections", "4", "--idle-timeout", "2"]);
-    let addr = server.addr;
+    // The game is made by an earlier run on the same file, so that no connection but the
+    // test's WebSockets is held when they are counted (a connection the test made and dropped
+    // is let go by the server at a time of its own: waiting for it was the race).
     let id = {
-        let mut c = Client::new(addr);
+        let before = serve(&["--db", &db]);
+        let mut c = Client::new(before.addr);
         create(&mut c, "jungle").await.state.id
     };
-    // Let the creating connection go.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let server = serve(&["--db", &db, "--max-connections", "4", "--idle-timeout", "2"]);
+    let addr = server.addr;
     // One live client that reads (and so answers pings), three silent ones.
     let mut live = server_common::ws(addr, &id).await;
     let mut silent = Vec::new();
@@ -919,4 +921,141 @@ async fn a_slow_and_an_exploding_pasted_pack_are_refused_and_play_goes_on() {
     assert_eq!(ok.status, 200, "{}", ok.text());
     let report: ply_server::api::PackCheck = ok.json().expect("a report");
     assert!(report.ok, "{:?}", report.diagnostics);
+}
+
+/// An engine's seat is stored with its game: a server killed while its engine thinks, started
+/// again on the same database, plays the engine's move once the game is loaded, and goes on.
+async fn an_engine_plays_on_after_a_restart(db: &[&str]) {
+    use ply_server::api::{CreateGame, CreatedGame, EngineSeat, GameState};
+    let first = serve(db);
+    let mut c = Client::new(first.addr);
+    let created = c
+        .post(
+            "/games",
+            &CreateGame {
+                pack: "breakthrough".into(),
+                options: Default::default(),
+                // Thinks for 4 s a move: long enough to kill the server meanwhile.
+                engine: Some(EngineSeat {
+                    player: "mcts:4s".into(),
+                    seat: None,
+                }),
+            },
+        )
+        .await
+        .expect("POST /games");
+    assert_eq!(created.status, 201, "{}", created.text());
+    let g: CreatedGame = created.json().expect("a game");
+    assert_eq!(g.seats.len(), 1, "the engine's seat has no token");
+    let (me, token) = g.seats.0[0].clone();
+    assert_eq!(me, g.state.players[0]);
+    let path = format!("/games/{}", g.state.id);
+    let m = g.state.legal_moves[0].clone();
+    let a = c
+        .post(&format!("{path}/moves"), &mv(&token, 0, &m))
+        .await
+        .expect("a move");
+    assert_eq!(a.status, 200, "{}", a.text());
+    // Killed while the engine thinks.
+    drop(c);
+    drop(first);
+    let second = serve(db);
+    let mut c = Client::new(second.addr);
+    let s: GameState = c.get(&path).await.expect("GET").json().expect("state");
+    assert_eq!(s.version, 1, "the engine had not moved before the kill");
+    // Loading the game started its engine: it moves within its time.
+    let start = Instant::now();
+    let moved = loop {
+        let s: GameState = c.get(&path).await.expect("GET").json().expect("state");
+        if s.version >= 2 {
+            break s;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the engine's seat waits after a restart"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(moved.version, 2);
+    assert_eq!(moved.to_move.as_deref(), Some(me.as_str()));
+    println!("the engine moved {:?} after the restart", start.elapsed());
+    // And goes on.
+    let m = moved.legal_moves[0].clone();
+    let a = c
+        .post(&format!("{path}/moves"), &mv(&token, 2, &m))
+        .await
+        .expect("a move");
+    assert_eq!(a.status, 200, "{}", a.text());
+    let start = Instant::now();
+    loop {
+        let s: GameState = c.get(&path).await.expect("GET").json().expect("state");
+        if s.version >= 4 {
+            break;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the engine stops after a restart"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_an_engine_plays_on_after_a_restart() {
+    let db = temp_dir("ply_stays_up").join("games.db");
+    let db = db.display().to_string();
+    an_engine_plays_on_after_a_restart(&["--db", &db]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_an_engine_plays_on_after_a_restart() {
+    let schema = server_common::pg_schema();
+    let url = server_common::postgres_url();
+    an_engine_plays_on_after_a_restart(&["--db", &url, "--schema", &schema]).await;
+    server_common::drop_schema(&schema).await;
+}
+
+/// The most a move through one process on a SQLite file may take to be pushed to a watcher
+/// of another process on the same file: the store looks for other processes' changes every
+/// 200 ms (`SQLITE_POLL`); the rest is margin for a loaded two-core machine.
+const CROSS_PROCESS_PUSH: Duration = Duration::from_secs(2);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_a_move_through_one_process_is_pushed_to_a_watcher_of_another() {
+    let db = temp_dir("ply_stays_up").join("games.db");
+    let db = db.display().to_string();
+    let a = serve(&["--db", &db]);
+    let b = serve(&["--db", &db]);
+    let mut c = Client::new(a.addr);
+    let g = create(&mut c, "breakthrough").await;
+    let mut watcher = server_common::ws(b.addr, &g.state.id).await;
+    let first = server_common::next_state(&mut watcher).await;
+    assert_eq!(first.version, 0);
+    let mut s = g.state.clone();
+    let mut slowest = Duration::ZERO;
+    for _ in 0..10 {
+        let m = s.legal_moves[0].clone();
+        let start = Instant::now();
+        let a = c
+            .post(
+                &format!("/games/{}/moves", s.id),
+                &mv(&mover_token(&g, &s), s.version, &m),
+            )
+            .await
+            .expect("a move");
+        assert_eq!(a.status, 200, "{}", a.text());
+        s = a.json().expect("state");
+        let pushed = tokio::time::timeout(PATIENCE, server_common::next_state(&mut watcher))
+            .await
+            .expect("pushed through the other process");
+        let took = start.elapsed();
+        assert_eq!(pushed.version, s.version, "every move is pushed, in order");
+        assert_eq!(pushed.moves, s.moves);
+        slowest = slowest.max(took);
+    }
+    println!("slowest push across processes: {slowest:?}");
+    assert!(
+        slowest < CROSS_PROCESS_PUSH,
+        "a push across processes took {slowest:?}"
+    );
 }

@@ -6,16 +6,30 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use utoipa::{IntoParams, ToSchema};
+
+/// `GET /` (asked for JSON): what the server is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ServerInfo {
+    /// `ply serve`.
+    pub name: String,
+    /// The server's version.
+    pub version: String,
+    /// Where the API is described: `/openapi.json`.
+    pub api: String,
+    /// How many games this process holds in memory.
+    pub games_in_memory: usize,
+}
 
 /// `GET /packs`: the packs the server offers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PackList {
     /// Every pack in the packs folder that loads, by name.
     pub packs: Vec<PackInfo>,
 }
 
 /// A pack the server offers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PackInfo {
     /// The name to create a game with: the file name without `.toml`.
     pub name: String,
@@ -32,7 +46,7 @@ pub struct PackInfo {
 }
 
 /// An option of a pack.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PackOption {
     /// Its name.
     pub name: String,
@@ -46,7 +60,7 @@ pub struct PackOption {
 }
 
 /// The type of an option.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OptionType {
     /// `true` or `false`.
@@ -55,21 +69,145 @@ pub enum OptionType {
     Int,
 }
 
-/// An option's value in JSON: a boolean or an integer.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// An option's value in JSON: a boolean or an integer (a number with no fraction: `3` and
+/// `3.0` are the same JSON number).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum OptionJson {
     /// A boolean option's value.
     Bool(bool),
-    /// An integer option's value.
+    /// An integer option's value, within ±(2^53 − 1) (an integer every JSON reader keeps).
     Int(i64),
 }
 
+impl utoipa::PartialSchema for OptionJson {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        let max = MAX_SAFE_INTEGER as i64;
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Boolean)
+                    .description(Some("A boolean option's value.")),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(-max))
+                    .maximum(Some(max))
+                    .description(Some(
+                        "An integer option's value, within ±(2^53 − 1) (an integer every JSON \
+                         reader keeps).",
+                    )),
+            )
+            .description(Some(
+                "An option's value in JSON: a boolean or an integer (`3` and `3.0` are the same \
+                 JSON number).",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for OptionJson {}
+
+impl<'de> Deserialize<'de> for OptionJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<OptionJson, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = OptionJson;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a boolean or an integer")
+            }
+            fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<OptionJson, E> {
+                Ok(OptionJson::Bool(b))
+            }
+            fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<OptionJson, E> {
+                if i.unsigned_abs() > MAX_SAFE_INTEGER {
+                    return Err(E::custom(format!(
+                        "{i} is past ±{MAX_SAFE_INTEGER}, the integers JSON keeps"
+                    )));
+                }
+                Ok(OptionJson::Int(i))
+            }
+            fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<OptionJson, E> {
+                if u > MAX_SAFE_INTEGER {
+                    return Err(E::custom(format!(
+                        "{u} is past {MAX_SAFE_INTEGER}, the integers JSON keeps"
+                    )));
+                }
+                Ok(OptionJson::Int(u as i64))
+            }
+            fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<OptionJson, E> {
+                let max = MAX_SAFE_INTEGER as f64;
+                whole_f64(f, -max, max).map(|v| OptionJson::Int(v as i64))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+/// The largest integer a request may carry (2^53 − 1): every JSON reader keeps it exactly
+/// (RFC 7493), a browser's included.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// A JSON number with no fraction, within `[min, max]`: JSON does not tell `13` from `13.0`.
+fn whole_f64<E: serde::de::Error>(f: f64, min: f64, max: f64) -> Result<f64, E> {
+    if f.fract() != 0.0 || !f.is_finite() {
+        return Err(E::custom(format!("{f} is not an integer")));
+    }
+    if f < min || f > max {
+        return Err(E::custom(format!("{f} is out of range")));
+    }
+    Ok(f)
+}
+
+/// Reads a version: an integer from 0 to [`MAX_SAFE_INTEGER`], written `13` or `13.0` (the
+/// same JSON number).
+fn version<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    struct Visit;
+    impl serde::de::Visitor<'_> for Visit {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a version: an integer from 0")
+        }
+        fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<u64, E> {
+            if u > MAX_SAFE_INTEGER {
+                return Err(E::custom(format!(
+                    "a version is at most {MAX_SAFE_INTEGER}, not {u}"
+                )));
+            }
+            Ok(u)
+        }
+        fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<u64, E> {
+            u64::try_from(i)
+                .map_err(|_| E::custom(format!("a version is from 0, not {i}")))
+                .and_then(|u| self.visit_u64(u))
+        }
+        fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<u64, E> {
+            whole_f64(f, 0.0, MAX_SAFE_INTEGER as f64).map(|v| v as u64)
+        }
+    }
+    d.deserialize_any(Visit)
+}
+
+/// `POST /playground/check`: a pack as text, as pasted in the playground (no engine: a check
+/// starts no game).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PackToCheck {
+    /// The pack's TOML; its `extends` may only name a pack of the server's folder.
+    pub text: String,
+    /// Option values; those not given keep their defaults.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionJson>,
+}
+
 /// `POST /games`: a new game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
     /// The pack's name, as `GET /packs` lists it.
+    #[schema(pattern = "^[A-Za-z0-9_-]{1,64}$")]
     pub pack: String,
     /// Option values; those not given keep their defaults.
     #[serde(default)]
@@ -79,9 +217,9 @@ pub struct CreateGame {
     pub engine: Option<EngineSeat>,
 }
 
-/// An engine the server plays a seat with, for as long as the server runs (an engine is not
-/// stored: after a restart, its seat waits).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// An engine the server plays a seat with. It is stored with the game: a server started again
+/// on the same database plays it on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EngineSeat {
     /// The player, as `ply play --vs` reads it: `random`, `mcts:0.5s`, `alphabeta:depth=4`...
@@ -94,18 +232,98 @@ pub struct EngineSeat {
 
 /// The answer to `POST /games`: the game's state and the seats' secret tokens. Give each
 /// player their own token; whoever holds a seat's token plays that seat.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct CreatedGame {
-    /// Each player's secret token, by player name (128 random bits, hex); a seat an engine
-    /// plays is not listed.
-    pub seats: BTreeMap<String, String>,
+    /// Each player's secret token, by player name (128 random bits, hex), in the pack's order
+    /// of players (the first to move first); a seat an engine plays is not listed.
+    #[schema(value_type = BTreeMap<String, String>)]
+    pub seats: Seats,
     /// The state (version 0).
     #[serde(flatten)]
     pub state: GameState,
 }
 
+/// The seats' tokens by player name, in the pack's order of players: written as a JSON object
+/// whose keys come in that order (and read back in the order written).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Seats(pub Vec<(String, String)>);
+
+impl Seats {
+    /// The token of a player's seat.
+    pub fn get(&self, player: &str) -> Option<&String> {
+        self.0.iter().find(|(p, _)| p == player).map(|(_, t)| t)
+    }
+
+    /// The players listed, in order.
+    pub fn players(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(p, _)| p.as_str())
+    }
+
+    /// The players listed, in order (as a map's keys).
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(p, _)| p)
+    }
+
+    /// The tokens, in the players' order (as a map's values).
+    pub fn values(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(_, t)| t)
+    }
+
+    /// How many seats are listed.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<Q: AsRef<str> + ?Sized> std::ops::Index<&Q> for Seats {
+    type Output = String;
+
+    /// The token of a player's seat; panics if the player has none listed (as a map does).
+    fn index(&self, player: &Q) -> &String {
+        let player = player.as_ref();
+        self.get(player)
+            .unwrap_or_else(|| panic!("no seat `{player}` is listed"))
+    }
+}
+
+impl Serialize for Seats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (p, t) in &self.0 {
+            map.serialize_entry(p, t)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Seats {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Seats, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Seats;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of tokens by player name")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Seats, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = a.next_entry::<String, String>()? {
+                    out.push(entry);
+                }
+                Ok(Seats(out))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
 /// A game as `GET /games/{id}` shows it, to anyone who knows its id. It never shows a token.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct GameState {
     /// The game's id.
     pub id: String,
@@ -157,7 +375,7 @@ pub const MAX_INLINE_LEGAL: usize = 500;
 pub const MAX_LEGAL_PAGE: usize = 1000;
 
 /// `GET /games/{id}/legal?offset=N&limit=M`: a page of the legal moves of the side to move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LegalPage {
     /// The version they are the moves of.
     pub version: u64,
@@ -172,19 +390,22 @@ pub struct LegalPage {
 }
 
 /// The query of `GET /games/{id}/legal`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct LegalQuery {
     /// The first move to list (0 by default).
     #[serde(default)]
+    #[param(maximum = 9007199254740991_u64)]
     pub offset: usize,
-    /// How many to list at most ([`MAX_LEGAL_PAGE`] by default and at most).
+    /// How many to list at most: 1 to 1000 (`MAX_LEGAL_PAGE`), 1000 when not given.
     #[serde(default)]
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
 }
 
 /// Which pack a game is played by.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PackRef {
     /// The pack's name when the game was created.
     pub name: String,
@@ -196,7 +417,7 @@ pub struct PackRef {
 }
 
 /// Where a game stands.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum GameStatus {
     /// The game goes on.
@@ -208,7 +429,7 @@ pub enum GameStatus {
 }
 
 /// The board: `cells[row][col]`, row 0 at the top (the highest row number in notation).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Board {
     /// Rows.
     pub rows: usize,
@@ -220,7 +441,7 @@ pub struct Board {
 }
 
 /// A pending request to take back the last move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct UndoOffer {
     /// The player who asked.
     pub by: String,
@@ -229,7 +450,7 @@ pub struct UndoOffer {
 }
 
 /// A move as the notation or a path of cells.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum MoveText {
     /// Notation, read leniently as `ply play` reads it: `a7-a6`, `a7a6`, `c1xc3xe3`,
@@ -241,36 +462,41 @@ pub enum MoveText {
 }
 
 /// `POST /games/{id}/moves`, or a WebSocket message: a move by a seat.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     /// The seat's token.
     pub token: String,
     /// The version the move was made on (the `version` of the state the player saw).
+    #[serde(deserialize_with = "version")]
+    #[schema(maximum = 9007199254740991_u64)]
     pub version: u64,
     /// The move.
     #[serde(rename = "move")]
     pub mv: MoveText,
     /// Makes a retry safe: a second request with the same key (in this game) is not applied
-    /// again but answered as the first was. At most 128 characters.
+    /// again but answered as the first was. 1 to 128 bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[\\x20-\\x7e]{1,128}$")]
     pub idempotency_key: Option<String>,
 }
 
 /// `POST /games/{id}/undo`, or a WebSocket message: taking back the last move, by agreement.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UndoRequest {
     /// The seat's token.
     pub token: String,
     /// The version the request was made on.
+    #[serde(deserialize_with = "version")]
+    #[schema(maximum = 9007199254740991_u64)]
     pub version: u64,
     /// What the seat does.
     pub undo: UndoAction,
 }
 
 /// What a seat does about taking back the last move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum UndoAction {
     /// Ask the other player to agree to take back the last move.
@@ -281,18 +507,22 @@ pub enum UndoAction {
     Decline,
 }
 
-/// An error's body, for every status but 200, 201 and 409.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// An error's body, for every status but 200, 201 and 409 (a 410 also says when the game
+/// expired).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ErrorBody {
     /// What went wrong, in a sentence.
     pub error: String,
     /// For a refused move: the name of the rule that refused it, when a named rule did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// For a game that expired (410): when it was removed, RFC 3339 (`2026-12-04T18:00:00Z`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expired_at: Option<String>,
 }
 
 /// The answer to a stale request (409): why, and the current state to retry from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Conflict {
     /// Why.
     pub error: String,
@@ -301,7 +531,7 @@ pub struct Conflict {
 }
 
 /// What the server sends on a game's WebSocket.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerMessage {
     /// The game's state: on connecting, and after every change.
@@ -316,6 +546,7 @@ pub enum ServerMessage {
         status: u16,
         /// The body the HTTP route would have answered: a [`GameState`], a [`Conflict`] or an
         /// [`ErrorBody`].
+        #[schema(value_type = Object)]
         body: serde_json::Value,
     },
 }
@@ -323,7 +554,7 @@ pub enum ServerMessage {
 /// `GET /games/{id}/layout`: what a board needs to draw a game of any pack, with no code per
 /// game: the cells and their names, the zones and their marks, the pieces' codes and owners,
 /// and the colours and glyphs the pack's `[display]` asks for.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Layout {
     /// The game's name.
     pub game: String,
@@ -342,7 +573,7 @@ pub struct Layout {
 }
 
 /// A player, as a board draws it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LayoutPlayer {
     /// The name (seats are named after it).
     pub name: String,
@@ -353,7 +584,7 @@ pub struct LayoutPlayer {
 }
 
 /// A cell of the board.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LayoutCell {
     /// Its name in notation (`a7`).
     pub name: String,
@@ -362,7 +593,7 @@ pub struct LayoutCell {
 }
 
 /// A zone, or one owner's part of an owned zone.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LayoutZone {
     /// The zone's name.
     pub name: String,
@@ -377,7 +608,7 @@ pub struct LayoutZone {
 }
 
 /// A piece: a kind and an owner.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct LayoutPiece {
     /// Its code, as in [`Board::cells`] (`AL`).
     pub code: String,
@@ -395,7 +626,7 @@ pub struct LayoutPiece {
 
 /// `POST /playground/check` and `POST /playground/games`: a pack as text, as pasted in the
 /// playground. It is untrusted: see [`crate::playground`] for its limits.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PastedPack {
     /// The pack's TOML; its `extends` may only name a pack of the server's folder.
@@ -409,7 +640,7 @@ pub struct PastedPack {
 }
 
 /// The answer to `POST /playground/check`: what `ply validate` and `ply show` say of the text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PackCheck {
     /// Whether the pack loads and plays (a game may be started from it).
     pub ok: bool,
@@ -422,7 +653,7 @@ pub struct PackCheck {
 }
 
 /// One problem of a pack, located as `ply validate --json` locates it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PackDiagnostic {
     /// `error` or `warning`.
     pub severity: String,
@@ -449,7 +680,7 @@ pub struct PackDiagnostic {
 
 /// `GET /packs/{name}`: a pack's file as it is in the server's folder (for the playground to
 /// start from).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PackText {
     /// The pack's name.
     pub name: String,
@@ -459,7 +690,7 @@ pub struct PackText {
 
 /// `POST /games/{id}/seat`: which seat a token holds (a page opened from a seat link asks
 /// before it offers to play). The token is sent in the body, never in a URL.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatRequest {
     /// The token.
@@ -467,7 +698,7 @@ pub struct SeatRequest {
 }
 
 /// The answer to `POST /games/{id}/seat`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct SeatAnswer {
     /// The player whose seat the token holds.
     pub seat: String,

@@ -2,10 +2,12 @@
 //! alpha-beta), each in a task of its own that watches the game and, when its seat is to
 //! move, searches on a blocking thread and plays through the same judge as any seat.
 //!
-//! An engine lives as long as the server process: it is not stored, so after a restart its
-//! seat waits. It declines every request to take back a move.
+//! An engine is stored with its game (its spec and seat): the process that creates the game
+//! starts it, and so does any process that loads the game again (after a restart, or another
+//! process on the same database), so its seat never waits for ever. It declines every request
+//! to take back a move.
 
-use crate::api::{EngineSeat, GameStatus, MoveRequest, MoveText, UndoAction, UndoRequest};
+use crate::api::{EngineSeat, GameStatus, MoveText};
 use crate::games::{Hub, Refusal};
 use ply_kernel::{Player, Rules, move_text};
 use ply_search::{Engine, EngineKind, EngineSpec, Evaluator, Weights};
@@ -72,16 +74,33 @@ pub fn evaluation(pack: &ply_lang::Pack) -> Arc<dyn Evaluator> {
     }
 }
 
-/// Starts the task of an engine playing `seat` of game `id` with `token`.
+/// Tells the hub when the engine's task ends, however it ends.
+struct Playing {
+    hub: Weak<Hub>,
+    id: String,
+}
+
+impl Drop for Playing {
+    fn drop(&mut self) {
+        if let Some(h) = self.hub.upgrade() {
+            h.engine_stopped(&self.id);
+        }
+    }
+}
+
+/// Starts the task of an engine playing `seat` of game `id`.
 pub(crate) fn spawn(
     hub: Weak<Hub>,
     id: String,
-    token: String,
     seat: Player,
     spec: EngineSpec,
     eval: Arc<dyn Evaluator>,
 ) {
     tokio::spawn(async move {
+        let _playing = Playing {
+            hub: hub.clone(),
+            id: id.clone(),
+        };
         let mut engine = Some(Engine::new(&spec, eval));
         loop {
             let Some(h) = hub.upgrade() else { return };
@@ -95,12 +114,7 @@ pub(crate) fn spawn(
             if let Some(offer) = &state.undo_request
                 && offer.by != me
             {
-                let no = UndoRequest {
-                    token: token.clone(),
-                    version: state.version,
-                    undo: UndoAction::Decline,
-                };
-                let _ = h.undo(&id, &no).await;
+                let _ = h.engine_declines(&id, seat, state.version).await;
                 continue;
             }
             if state.to_move.as_deref() == Some(me.as_str()) {
@@ -129,15 +143,11 @@ pub(crate) fn spawn(
                     }
                 };
                 let Some(h) = hub.upgrade() else { return };
-                let req = MoveRequest {
-                    token: token.clone(),
-                    version,
-                    mv: MoveText::Notation(mv),
-                    idempotency_key: None,
-                };
-                // A refusal (the game changed meanwhile: a move taken back) is answered by
-                // looking again.
-                let _ = h.play(&id, &req).await;
+                // A refusal (the game changed meanwhile: a move taken back, or another
+                // process's engine moved first) is answered by looking again.
+                let _ = h
+                    .engine_move(&id, seat, version, &MoveText::Notation(mv))
+                    .await;
                 continue;
             }
             drop(h);

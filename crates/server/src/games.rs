@@ -46,9 +46,28 @@ impl Refusal {
         let body = ErrorBody {
             error: error.into(),
             rule,
+            expired_at: None,
         };
         Refusal {
             status,
+            body: serde_json::to_value(body).unwrap_or_default(),
+        }
+    }
+
+    /// 410: the game of that id expired at `at_ms` (milliseconds since the Unix epoch).
+    fn gone(id: &str, at_ms: i64, expire: Option<Duration>) -> Refusal {
+        let at = std::time::UNIX_EPOCH + Duration::from_millis(u64::try_from(at_ms).unwrap_or(0));
+        let at = humantime::format_rfc3339_seconds(at).to_string();
+        let after = expire.map_or(String::new(), |d| {
+            format!(" after {} with no move", humantime::format_duration(d))
+        });
+        let body = ErrorBody {
+            error: format!("the game `{id}` expired{after}: it was removed at {at}"),
+            rule: None,
+            expired_at: Some(at),
+        };
+        Refusal {
+            status: 410,
             body: serde_json::to_value(body).unwrap_or_default(),
         }
     }
@@ -113,6 +132,8 @@ pub struct Hub {
     displays: Mutex<HashMap<String, ply_lang::Display>>,
     /// How long a game may go without a change before it is removed, if games expire.
     expire: Option<Duration>,
+    /// The games whose engine plays in this process.
+    engines: Mutex<std::collections::HashSet<String>>,
 }
 
 fn sha256_hex(data: &[u8]) -> String {
@@ -135,6 +156,13 @@ fn random_hex(bytes: usize) -> Result<String, Refusal> {
 /// hex digits).
 pub fn valid_game_id(id: &str) -> bool {
     (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// Whether `key` may be an idempotency key: 1 to [`MAX_IDEMPOTENCY_KEY`] printable ASCII
+/// characters (as an `Idempotency-Key` header can carry them).
+pub fn valid_idempotency_key(key: &str) -> bool {
+    (1..=MAX_IDEMPOTENCY_KEY).contains(&key.len())
+        && key.bytes().all(|b| (0x20..=0x7e).contains(&b))
 }
 
 /// Whether `name` may name a pack: letters, digits, `_` and `-`, so never a path.
@@ -343,6 +371,15 @@ fn path_of(rules: &Rules, text: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Who asks: the holder of a token, or an engine of this server playing a seat.
+#[derive(Copy, Clone)]
+pub(crate) enum Who<'a> {
+    /// A request with a seat's token.
+    Token(&'a str),
+    /// The game's engine, which plays this seat.
+    Engine(Player),
+}
+
 /// What a seat asks of a game.
 enum Action<'a> {
     Move(&'a MoveText),
@@ -370,6 +407,7 @@ impl Hub {
             rules: Mutex::new(HashMap::new()),
             displays: Mutex::new(HashMap::new()),
             expire,
+            engines: Mutex::new(Default::default()),
         });
         if let Some(mut changes) = hub.store.changes() {
             let weak = Arc::downgrade(&hub);
@@ -631,6 +669,15 @@ impl Hub {
         let bot = engine
             .map(|e| crate::bots::read_seat(e, &pack.rules))
             .transpose()?;
+        let core = pack.rules.core();
+        // Stored with its seat named, so that it plays the same seat when loaded again.
+        let stored_engine = engine.zip(bot.as_ref()).map(|(e, (_, seat))| {
+            serde_json::to_string(&EngineSeat {
+                player: e.player.clone(),
+                seat: Some(core.player_name(*seat).to_string()),
+            })
+            .unwrap_or_default()
+        });
         let resolved = pack.resolved.clone();
         let tokens = [random_hex(16)?, random_hex(16)?];
         let meta = NewGame {
@@ -644,26 +691,17 @@ impl Hub {
                 sha256_hex(tokens[1].as_bytes()),
             ],
             created_ms: crate::store::now_ms(),
+            engine: stored_engine,
         };
         self.store.create(&meta).await?;
+        // Loading it starts its engine, if it has one.
         let live = self.live(&meta.id).await?;
         let st = live.state.lock().await;
         let state = st.view();
-        let core = st.rules.core();
-        let mut seats = BTreeMap::new();
+        let mut seats = crate::api::Seats::default();
         for (p, t) in Player::ALL.into_iter().zip(tokens) {
-            match &bot {
-                Some((spec, seat)) if *seat == p => crate::bots::spawn(
-                    self.me.clone(),
-                    meta.id.clone(),
-                    t,
-                    p,
-                    spec.clone(),
-                    crate::bots::evaluation(pack),
-                ),
-                _ => {
-                    seats.insert(core.player_name(p).to_string(), t);
-                }
+            if bot.as_ref().is_none_or(|(_, seat)| *seat != p) {
+                seats.0.push((core.player_name(p).to_string(), t));
             }
         }
         Ok(CreatedGame { seats, state })
@@ -817,8 +855,14 @@ impl Hub {
         if !valid_game_id(id) {
             return Err(unknown());
         }
-        let meta = self.store.game(id).await?.ok_or_else(unknown)?;
+        let Some(meta) = self.store.game(id).await? else {
+            return Err(match self.store.expired(id).await? {
+                Some(at) => Refusal::gone(id, at, self.expire),
+                None => unknown(),
+            });
+        };
         let rules = self.rules_for(&meta)?;
+        let engine = meta.engine.clone();
         let options = serde_json::from_str(&meta.options).map_err(|e| {
             tracing::error!("game {id}: its stored options are damaged: {e}");
             Refusal::new(500, "the game's stored options are damaged")
@@ -842,8 +886,62 @@ impl Hub {
             let mut st = live.state.lock().await;
             self.refresh(&live, &mut st).await?;
         }
-        let mut map = self.live.lock().unwrap_or_else(|e| e.into_inner());
-        Ok(map.entry(id.to_string()).or_insert(live).clone())
+        let (live, fresh) = {
+            let mut map = self.live.lock().unwrap_or_else(|e| e.into_inner());
+            match map.entry(id.to_string()) {
+                std::collections::hash_map::Entry::Occupied(o) => (o.get().clone(), false),
+                std::collections::hash_map::Entry::Vacant(v) => (v.insert(live).clone(), true),
+            }
+        };
+        if fresh && let Some(engine) = engine {
+            self.play_engine(&live, &engine).await;
+        }
+        Ok(live)
+    }
+
+    /// Starts the game's stored engine in this process, unless it plays here already: when
+    /// the game is created, and when it is loaded again (after a restart, or in another
+    /// process on the same database), so that an engine's seat never waits for ever.
+    async fn play_engine(&self, live: &Live, engine: &str) {
+        let st = live.state.lock().await;
+        let id = st.meta.id.clone();
+        if !self
+            .engines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.clone())
+        {
+            return;
+        }
+        let started = (|| {
+            let seat: EngineSeat = serde_json::from_str(engine)
+                .map_err(|e| format!("its stored engine is not readable: {e}"))?;
+            let pack = load_panic_safe(
+                &format!("{}.toml", st.meta.pack_name),
+                &st.meta.pack_text,
+                &Options::new(),
+            )?;
+            let (spec, player) =
+                crate::bots::read_seat(&seat, &pack.rules).map_err(|r| r.body.to_string())?;
+            Ok::<_, String>((spec, player, crate::bots::evaluation(&pack)))
+        })();
+        match started {
+            Ok((spec, player, eval)) => {
+                crate::bots::spawn(self.me.clone(), id, player, spec, eval);
+            }
+            Err(why) => {
+                tracing::warn!("game {id}: its engine cannot play: {why}");
+                self.engine_stopped(&id);
+            }
+        }
+    }
+
+    /// The engine of game `id` stopped playing in this process.
+    pub(crate) fn engine_stopped(&self, id: &str) {
+        self.engines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
     }
 
     /// Brings the state up to date with the store; pushes it if it changed.
@@ -873,6 +971,16 @@ impl Hub {
         id: &str,
         query: &crate::api::LegalQuery,
     ) -> Result<crate::api::LegalPage, Refusal> {
+        if query.offset as u64 > crate::api::MAX_SAFE_INTEGER {
+            return Err(Refusal::new(
+                400,
+                format!(
+                    "an offset is at most {}, not {}",
+                    crate::api::MAX_SAFE_INTEGER,
+                    query.offset
+                ),
+            ));
+        }
         let limit = query.limit.unwrap_or(MAX_LEGAL_PAGE);
         if limit == 0 || limit > MAX_LEGAL_PAGE {
             return Err(Refusal::new(
@@ -907,7 +1015,7 @@ impl Hub {
     pub async fn play(&self, id: &str, req: &MoveRequest) -> Result<GameState, Refusal> {
         self.act(
             id,
-            &req.token,
+            Who::Token(&req.token),
             req.version,
             req.idempotency_key.as_deref(),
             Action::Move(&req.mv),
@@ -917,31 +1025,71 @@ impl Hub {
 
     /// `POST /games/{id}/undo`.
     pub async fn undo(&self, id: &str, req: &UndoRequest) -> Result<GameState, Refusal> {
-        self.act(id, &req.token, req.version, None, Action::Undo(req.undo))
+        self.act(
+            id,
+            Who::Token(&req.token),
+            req.version,
+            None,
+            Action::Undo(req.undo),
+        )
+        .await
+    }
+
+    /// A move by the game's engine, on its seat.
+    pub(crate) async fn engine_move(
+        &self,
+        id: &str,
+        seat: Player,
+        version: u64,
+        mv: &MoveText,
+    ) -> Result<GameState, Refusal> {
+        self.act(id, Who::Engine(seat), version, None, Action::Move(mv))
             .await
+    }
+
+    /// The game's engine declines a request to take back a move.
+    pub(crate) async fn engine_declines(
+        &self,
+        id: &str,
+        seat: Player,
+        version: u64,
+    ) -> Result<GameState, Refusal> {
+        self.act(
+            id,
+            Who::Engine(seat),
+            version,
+            None,
+            Action::Undo(UndoAction::Decline),
+        )
+        .await
     }
 
     async fn act(
         &self,
         id: &str,
-        token: &str,
+        who: Who<'_>,
         version: u64,
         key: Option<&str>,
         action: Action<'_>,
     ) -> Result<GameState, Refusal> {
         if let Some(k) = key
-            && (k.is_empty() || k.len() > MAX_IDEMPOTENCY_KEY)
+            && !valid_idempotency_key(k)
         {
             return Err(Refusal::new(
                 400,
-                format!("an idempotency key is 1 to {MAX_IDEMPOTENCY_KEY} characters"),
+                format!(
+                    "an idempotency key is 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters"
+                ),
             ));
         }
         let live = self.live(id).await?;
         let mut st = live.state.lock().await;
         self.refresh(&live, &mut st).await?;
-        let Some(seat) = st.seat_of(token) else {
-            return Err(Refusal::new(403, "that token holds no seat of this game"));
+        let seat = match who {
+            Who::Token(token) => st
+                .seat_of(token)
+                .ok_or_else(|| Refusal::new(403, "that token holds no seat of this game"))?,
+            Who::Engine(seat) => seat,
         };
         if let Some(k) = key
             && let Some(answer) = replayed(&st, seat, version, k, &action)

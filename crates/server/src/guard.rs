@@ -154,18 +154,24 @@ fn check(hosts: &AllowedHosts, request: &Request) -> Result<(), Refusal> {
             ),
         ));
     }
-    if changes {
-        let json = header(headers, header::CONTENT_TYPE)
-            .and_then(|t| t.split(';').next())
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
-        if !json {
-            return Err(Refusal::new(
-                415,
-                "a request body is JSON, sent as `Content-Type: application/json`",
-            ));
-        }
-    }
     Ok(())
+}
+
+/// 415 unless the request's body is sent as JSON (`Content-Type: application/json`): checked by
+/// every route that reads a body, before it reads it, so that a cross-site page cannot send
+/// one as a form or as `text/plain` (a "simple" request that no preflight guards).
+pub fn json_body(headers: &axum::http::HeaderMap) -> Result<(), Refusal> {
+    let json = header(headers, header::CONTENT_TYPE)
+        .and_then(|t| t.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"));
+    if json {
+        Ok(())
+    } else {
+        Err(Refusal::new(
+            415,
+            "a request body is JSON, sent as `Content-Type: application/json`",
+        ))
+    }
 }
 
 /// The longest error body of another layer (axum's rejections) turned into JSON.

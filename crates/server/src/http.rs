@@ -1,6 +1,10 @@
 //! The HTTP and WebSocket routes, and the listener that bounds the number of connections.
 
-use crate::api::{CreateGame, MoveRequest, PastedPack, ServerMessage, UndoRequest};
+use crate::api::{
+    Conflict, CreateGame, CreatedGame, ErrorBody, GameState, Layout, LegalPage, LegalQuery,
+    MoveRequest, PackCheck, PackList, PackText, PackToCheck, PastedPack, SeatAnswer, SeatRequest,
+    ServerInfo, ServerMessage, UndoRequest,
+};
 use crate::games::{Hub, Refusal};
 use crate::limits::limited;
 use crate::playground::{MAX_PLAYGROUND_BODY, Settings};
@@ -28,9 +32,6 @@ use tower_http::LatencyUnit;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tracing::Level;
-
-/// The OpenAPI description of the API, as served at `GET /openapi.json`.
-pub const OPENAPI: &str = include_str!("../openapi.json");
 
 /// The seconds a 503 answer asks the client to wait (`Retry-After`).
 pub const RETRY_AFTER: &str = "1";
@@ -210,8 +211,13 @@ fn answer<T: Serialize>(status: u16, result: Result<T, Refusal>) -> Response {
     }
 }
 
-/// Reads a JSON request body: a clear 400 for what is not the document, 413 for one too long.
-fn body<T: DeserializeOwned>(raw: Result<Bytes, BytesRejection>) -> Result<T, Refusal> {
+/// Reads a JSON request body: 415 for one not sent as JSON, a clear 400 for what is not the
+/// document, 413 for one too long.
+fn body<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Result<T, Refusal> {
+    crate::guard::json_body(headers)?;
     let bytes = raw.map_err(|e| {
         let status = e.status().as_u16();
         if status == 413 {
@@ -230,6 +236,10 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Refusal> {
 
 /// `GET /`: the board for a browser (one that accepts `text/html`), else the server's
 /// description in JSON.
+#[utoipa::path(get, path = "/", tag = "server",
+    summary = "The board for a browser; else what the server is.",
+    responses((status = 200, description = "A browser's `Accept: text/html` gets the board page; any other client this JSON.",
+        content((ServerInfo = "application/json"), (String = "text/html")))))]
 async fn index(State(app): State<App>, headers: HeaderMap) -> Response {
     let html = headers
         .get(header::ACCEPT)
@@ -240,26 +250,33 @@ async fn index(State(app): State<App>, headers: HeaderMap) -> Response {
     }
     json_response(
         200,
-        &serde_json::json!({
-            "name": "ply serve",
-            "version": env!("CARGO_PKG_VERSION"),
-            "api": "/openapi.json",
-            "games_in_memory": app.hub.games_in_memory(),
-        }),
+        &ServerInfo {
+            name: "ply serve".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            api: "/openapi.json".into(),
+            games_in_memory: app.hub.games_in_memory(),
+        },
     )
 }
 
+#[utoipa::path(get, path = "/openapi.json", tag = "server",
+    summary = "This description of the API (OpenAPI 3.1), generated from the server's types.",
+    responses((status = 200, description = "The description.", content_type = "application/json", body = Object)))]
 async fn openapi() -> Response {
     (
         [(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         )],
-        OPENAPI,
+        openapi_json(),
     )
         .into_response()
 }
 
+#[utoipa::path(get, path = "/packs", tag = "packs",
+    summary = "The packs offered, with their options.",
+    responses((status = 200, description = "The packs.", body = PackList),
+        (status = 500, description = "The packs folder cannot be read.", body = ErrorBody)))]
 async fn packs(State(app): State<App>) -> Response {
     let hub = app.hub.clone();
     let listed = tokio::task::spawn_blocking(move || hub.packs())
@@ -268,14 +285,30 @@ async fn packs(State(app): State<App>) -> Response {
     answer(200, listed)
 }
 
-async fn create(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> Response {
-    let req: CreateGame = match body(raw) {
+#[utoipa::path(post, path = "/games", tag = "games",
+    summary = "Creates a game; answers its state and each seat's secret token.",
+    request_body(content = CreateGame, example = json!({"pack": "cats_rabbits", "options": {"multi_hop": true}})),
+    responses((status = 201, description = "Created.", body = CreatedGame),
+        (status = 404, description = "No pack of that name.", body = ErrorBody),
+        (status = 422, description = "The pack, its options or the engine asked for cannot be played.", body = ErrorBody),
+        (status = 429, description = "This client creates games too fast (`Retry-After` says when to try again).", body = ErrorBody)))]
+async fn create(
+    State(app): State<App>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: CreateGame = match body(&headers, raw) {
         Ok(r) => r,
         Err(r) => return refusal(r),
     };
     answer(201, app.hub.create(req).await)
 }
 
+#[utoipa::path(get, path = "/packs/{name}", tag = "packs",
+    summary = "A pack's file as it is in the server's folder.",
+    params(("name" = String, Path, pattern = "^[A-Za-z0-9_-]{1,64}$", description = "The pack's name, as `GET /packs` lists it.")),
+    responses((status = 200, description = "The pack's text.", body = PackText),
+        (status = 404, description = "No pack of that name.", body = ErrorBody)))]
 async fn pack_text(State(app): State<App>, Path(name): Path<String>) -> Response {
     let hub = app.hub.clone();
     let found = tokio::task::spawn_blocking(move || hub.pack_text(&name))
@@ -284,22 +317,43 @@ async fn pack_text(State(app): State<App>, Path(name): Path<String>) -> Response
     answer(200, found)
 }
 
+#[utoipa::path(get, path = "/games/{id}/layout", tag = "games",
+    summary = "What a board needs to draw the game: cells, zones, pieces, colours and glyphs.",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    responses((status = 200, description = "The layout.", body = Layout),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 410, description = "The game expired: it went without a move for the server's `--expire-games` and was removed.", body = ErrorBody)))]
 async fn layout(State(app): State<App>, Path(id): Path<String>) -> Response {
     answer(200, app.hub.layout(&id).await)
 }
 
+#[utoipa::path(post, path = "/games/{id}/seat", tag = "games",
+    summary = "Which seat a token holds (the token in the body, never in a URL).",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    request_body(content = SeatRequest, example = json!({"token": "00112233445566778899aabbccddeeff"})),
+    responses((status = 200, description = "The seat.", body = SeatAnswer),
+        (status = 403, description = "The token holds no seat of this game.", body = ErrorBody),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 410, description = "The game expired.", body = ErrorBody)))]
 async fn seat(
     State(app): State<App>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req: crate::api::SeatRequest = match body(raw) {
+    let req: crate::api::SeatRequest = match body(&headers, raw) {
         Ok(r) => r,
         Err(r) => return refusal(r),
     };
     answer(200, app.hub.seat(&id, &req.token).await)
 }
 
+#[utoipa::path(get, path = "/games/{id}/record", tag = "games",
+    summary = "The game as `ply play --record` writes it, to download.",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    responses((status = 200, description = "The record.", content_type = "text/plain", body = String),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 410, description = "The game expired.", body = ErrorBody)))]
 async fn record(State(app): State<App>, Path(id): Path<String>) -> Response {
     match app.hub.record(&id).await {
         Ok(text) => (
@@ -321,8 +375,19 @@ async fn record(State(app): State<App>, Path(id): Path<String>) -> Response {
     }
 }
 
-async fn check(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> Response {
-    let req: PastedPack = match body(raw) {
+#[utoipa::path(post, path = "/playground/check", tag = "playground",
+    summary = "What `ply validate` and `ply show` say of a pasted pack.",
+    request_body(content = PackToCheck, example = json!({"text": "extends = \"cats_rabbits.toml\"\n[game]\nname = \"Hares\"\n"})),
+    responses((status = 200, description = "The check: `ok` says whether a game may be started from the pack.", body = PackCheck),
+        (status = 422, description = "The pack could not be checked within the playground's time or memory.", body = ErrorBody),
+        (status = 429, description = "This client checks packs too fast (`Retry-After` says when to try again).", body = ErrorBody),
+        (status = 500, description = "The checker could not be run.", body = ErrorBody)))]
+async fn check(
+    State(app): State<App>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: PastedPack = match body(&headers, raw) {
         Ok(r) => r,
         Err(r) => return refusal(r),
     };
@@ -339,18 +404,42 @@ async fn check(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> Re
     )
 }
 
-async fn create_pasted(State(app): State<App>, raw: Result<Bytes, BytesRejection>) -> Response {
-    let req: PastedPack = match body(raw) {
+#[utoipa::path(post, path = "/playground/games", tag = "playground",
+    summary = "Creates a game of a pasted pack.",
+    request_body(content = PastedPack, example = json!({"text": "extends = \"cats_rabbits.toml\"\n[game]\nname = \"Hares\"\n", "engine": {"player": "random"}})),
+    responses((status = 201, description = "Created.", body = CreatedGame),
+        (status = 422, description = "The pack cannot be played, or not within the playground's time or memory.", body = ErrorBody),
+        (status = 429, description = "This client creates games too fast (`Retry-After` says when to try again).", body = ErrorBody),
+        (status = 500, description = "The checker could not be run.", body = ErrorBody)))]
+async fn create_pasted(
+    State(app): State<App>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: PastedPack = match body(&headers, raw) {
         Ok(r) => r,
         Err(r) => return refusal(r),
     };
     answer(201, app.hub.create_pasted(req, app.playground).await)
 }
 
+#[utoipa::path(get, path = "/games/{id}", tag = "games",
+    summary = "The game's state (never a token).",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    responses((status = 200, description = "The state.", body = GameState),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 410, description = "The game expired: it went without a move for the server's `--expire-games` and was removed.", body = ErrorBody),
+        (status = 500, description = "The game's stored pack or options are damaged.", body = ErrorBody)))]
 async fn state(State(app): State<App>, Path(id): Path<String>) -> Response {
     answer(200, app.hub.state(&id).await)
 }
 
+#[utoipa::path(get, path = "/games/{id}/legal", tag = "games",
+    summary = "A page of the legal moves of the side to move.",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them)."), LegalQuery),
+    responses((status = 200, description = "The page.", body = LegalPage),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 410, description = "The game expired.", body = ErrorBody)))]
 async fn legal(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -377,7 +466,7 @@ fn with_header_key(mut req: MoveRequest, headers: &HeaderMap) -> Result<MoveRequ
         match &req.idempotency_key {
             Some(k) if k != h => {
                 return Err(Refusal::new(
-                    400,
+                    422,
                     "the Idempotency-Key header and the body's idempotency_key differ",
                 ));
             }
@@ -387,25 +476,47 @@ fn with_header_key(mut req: MoveRequest, headers: &HeaderMap) -> Result<MoveRequ
     Ok(req)
 }
 
+#[utoipa::path(post, path = "/games/{id}/moves", tag = "games",
+    summary = "A move by the seat whose token is given, made on the version given.",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them)."),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[\\x20-\\x7e]{1,128}$", description = "The same as the body's `idempotency_key` (when both are given and differ: 422).")),
+    request_body(content = MoveRequest, example = json!({"token": "00112233445566778899aabbccddeeff", "version": 0, "move": "b1-b2"})),
+    responses((status = 200, description = "The move was made (or, with an idempotency key used already for the same move, had been): the new state.", body = GameState),
+        (status = 403, description = "The token holds no seat of this game.", body = ErrorBody),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 409, description = "The game is not at that version: the current state to retry from.", body = Conflict),
+        (status = 410, description = "The game expired.", body = ErrorBody),
+        (status = 422, description = "The move is not legal, or not the seat's turn (`rule` names the rule that refused it, when one did); or the `Idempotency-Key` header and the body's key differ.", body = ErrorBody)))]
 async fn play(
     State(app): State<App>,
     Path(id): Path<String>,
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req = match body(raw).and_then(|r| with_header_key(r, &headers)) {
+    let req = match body(&headers, raw).and_then(|r| with_header_key(r, &headers)) {
         Ok(r) => r,
         Err(r) => return refusal(r),
     };
     answer(200, app.hub.play(&id, &req).await)
 }
 
+#[utoipa::path(post, path = "/games/{id}/undo", tag = "games",
+    summary = "Taking back the last move, by agreement: ask, accept or decline.",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    request_body(content = UndoRequest, example = json!({"token": "00112233445566778899aabbccddeeff", "version": 1, "undo": "ask"})),
+    responses((status = 200, description = "Done: the new state.", body = GameState),
+        (status = 403, description = "The token holds no seat of this game.", body = ErrorBody),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 409, description = "The game is not at that version.", body = Conflict),
+        (status = 410, description = "The game expired.", body = ErrorBody),
+        (status = 422, description = "Nothing to ask, accept or decline now.", body = ErrorBody)))]
 async fn undo(
     State(app): State<App>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req: UndoRequest = match body(raw) {
+    let req: UndoRequest = match body(&headers, raw) {
         Ok(r) => r,
         Err(r) => return refusal(r),
     };
@@ -423,6 +534,14 @@ impl ConnectionPermit {
     }
 }
 
+#[utoipa::path(get, path = "/games/{id}/ws", tag = "games",
+    summary = "A WebSocket on the game: the server sends `ServerMessage`s (the state on connecting and after every change); the client may send `MoveRequest`s and `UndoRequest`s as text, each answered with an `answer` message.",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    responses((status = 101, description = "Switched to the WebSocket protocol."),
+        (status = 400, description = "Not a WebSocket handshake.", body = ErrorBody),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 410, description = "The game expired.", body = ErrorBody),
+        (status = 426, description = "The connection cannot be upgraded.", body = ErrorBody)))]
 async fn ws(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -644,4 +763,109 @@ pub async fn serve_connections(
             drop(held);
         });
     }
+}
+
+/// The API's description, generated from the routes' annotations and the types of
+/// [`crate::api`]: what `GET /openapi.json` answers (and `openapi.json` holds, checked by a
+/// test).
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "ply serve",
+        description = "Games of any Ply rule pack for remote players. The server judges every \
+            move; a move names the version of the game it was made on and is refused (409) when \
+            the game has changed since. Every error is answered with a JSON `ErrorBody` that says \
+            why."
+    ),
+    paths(
+        index, openapi, packs, pack_text, create, state, legal, play, undo, ws, layout, seat,
+        record, check, create_pasted, crate::web::playground, crate::web::asset
+    ),
+    components(schemas(ServerMessage)),
+    modifiers(&Refusals)
+)]
+pub struct ApiDoc;
+
+/// Adds to every operation the refusals any route may answer, before or around its own work:
+/// the host check, the request timeout, the store away, and for a request that changes
+/// something (or opens a WebSocket) the cross-site check, the body's type and length.
+struct Refusals;
+
+impl utoipa::Modify for Refusals {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, HttpMethod, Ref, ResponseBuilder};
+        let error = |why: &str| {
+            ResponseBuilder::new()
+                .description(why)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .build()
+        };
+        let every: &[(&str, &str)] = &[
+            (
+                "400",
+                "Not the request expected (its body, query or headers), said in `error`.",
+            ),
+            (
+                "408",
+                "The request, its body included, took longer than the server's request timeout.",
+            ),
+            (
+                "421",
+                "The request names a host this server does not answer to (`ply serve --allowed-host`).",
+            ),
+            (
+                "503",
+                "The game store is not available, or the server does as many of these requests as it may at once; `Retry-After` says when to try again.",
+            ),
+        ];
+        let changes: &[(&str, &str)] = &[
+            (
+                "403",
+                "A request from another site's page may not change games or watch them.",
+            ),
+            ("413", "The request body is too long."),
+            (
+                "415",
+                "A request body is JSON, sent as `Content-Type: application/json`.",
+            ),
+        ];
+        for (path, item) in doc.paths.paths.iter_mut() {
+            let ops = [
+                (HttpMethod::Get, item.get.as_mut()),
+                (HttpMethod::Post, item.post.as_mut()),
+            ];
+            for (method, op) in ops {
+                let Some(op) = op else { continue };
+                let websocket = path.ends_with("/ws");
+                let mut add = every.to_vec();
+                if method == HttpMethod::Post || websocket {
+                    add.extend_from_slice(changes);
+                }
+                for (status, why) in add {
+                    op.responses
+                        .responses
+                        .entry(status.to_string())
+                        .or_insert_with(|| error(why).into());
+                }
+            }
+        }
+    }
+}
+
+/// The API's description as JSON text (generated once).
+pub fn openapi_json() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        use utoipa::OpenApi;
+        let mut text = ApiDoc::openapi()
+            .to_pretty_json()
+            .unwrap_or_else(|e| format!("{{\"error\": \"the description failed: {e}\"}}"));
+        text.push('\n');
+        text
+    })
 }

@@ -68,11 +68,20 @@ pub async fn board() -> Response {
 }
 
 /// `GET /play`.
+#[utoipa::path(get, path = "/play", tag = "web",
+    summary = "The playground: a page to write a pack and play it.",
+    responses((status = 200, description = "The page.", content_type = "text/html", body = String)))]
 pub async fn playground() -> Response {
     page(PLAYGROUND_HTML)
 }
 
 /// `GET /assets/{file}`.
+#[utoipa::path(get, path = "/assets/{file}", tag = "web",
+    summary = "A file of the board's and the playground's pages.",
+    params(("file" = String, Path, description = "The file's name (`board.js`...).")),
+    responses((status = 200, description = "The file.", content(
+            (String = "text/javascript"), (String = "text/css"))),
+        (status = 404, description = "No such file.", body = crate::api::ErrorBody)))]
 pub async fn asset(Path(file): Path<String>) -> Response {
     match ASSETS.iter().find(|(name, _, _)| *name == file) {
         Some((_, ty, body)) => (

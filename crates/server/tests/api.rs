@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use ply_server::api::{
-    Conflict, CreatedGame, ErrorBody, GameState, GameStatus, MoveText, PackList, ServerMessage,
-    UndoAction, UndoRequest,
+    Conflict, CreatedGame, EngineSeat, ErrorBody, GameState, GameStatus, MoveText, PackList,
+    ServerMessage, UndoAction, UndoRequest,
 };
 use ply_server::client::Client;
 use ply_server::{Config, api::CreateGame};
@@ -791,4 +791,57 @@ async fn a_state_lists_the_first_legal_moves_and_the_rest_come_in_pages() {
         after.legal_moves.len(),
         after.legal_count.min(MAX_INLINE_LEGAL)
     );
+}
+
+/// The seats come in the pack's order of players, not in alphabetical order: a chess game's
+/// answer lists White's token first (it used to be Black's, so a page that seated its creator
+/// at the first seat said "You play Black" while White was to move); an engine asked for with
+/// no seat plays the second player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_follow_the_packs_order_of_players() {
+    let (server, _db) = start_sqlite().await;
+    let mut c = Client::new(server.addr);
+    let a = c
+        .post(
+            "/games",
+            &CreateGame {
+                pack: "chess".into(),
+                options: Default::default(),
+                engine: None,
+            },
+        )
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 201, "{}", a.text());
+    let g: CreatedGame = a.json().expect("a game");
+    assert_eq!(g.state.players, ["White", "Black"]);
+    let order: Vec<&str> = g.seats.players().collect();
+    assert_eq!(order, ["White", "Black"], "{}", a.text());
+    // In the JSON text itself, as a page reads the object's keys.
+    let text = a.text();
+    let seats = &text[text.find("\"seats\"").expect("seats")..];
+    let (white, black) = (
+        seats.find("\"White\"").expect("White"),
+        seats.find("\"Black\"").expect("Black"),
+    );
+    assert!(white < black, "{seats}");
+    assert_eq!(g.state.to_move.as_deref(), Some("White"));
+    let a = c
+        .post(
+            "/games",
+            &CreateGame {
+                pack: "chess".into(),
+                options: Default::default(),
+                engine: Some(EngineSeat {
+                    player: "random".into(),
+                    seat: None,
+                }),
+            },
+        )
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 201, "{}", a.text());
+    let g: CreatedGame = a.json().expect("a game");
+    let order: Vec<&str> = g.seats.players().collect();
+    assert_eq!(order, ["White"], "the engine plays the second player");
 }

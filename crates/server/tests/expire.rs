@@ -1,6 +1,7 @@
 //! `--expire-games`: a game with no move for the time given is removed from the store (its
-//! events, then the game) and from every server's memory, and is answered 404 from then on;
-//! a game played meanwhile stays. On SQLite and on PostgreSQL (two servers on one database).
+//! events, then the game) and from every server's memory, and is answered 410 Gone from then
+//! on (saying when it expired), while an id that never was a game stays 404; a game played
+//! meanwhile stays. On SQLite and on PostgreSQL (two servers on one database).
 
 mod common;
 
@@ -53,26 +54,62 @@ async fn the_left_game_expires(a: SocketAddr, b: SocketAddr) -> (String, String)
         assert_eq!(a.status, 200, "{}", a.text());
         s = a.json().expect("state");
     }
+    let before = std::time::SystemTime::now();
     for c in [&mut ca, &mut cb] {
         let gone = c
             .get(&format!("/games/{}", left.state.id))
             .await
             .expect("GET");
-        assert_eq!(gone.status, 404, "{}", gone.text());
-        let why = gone.json::<ErrorBody>().expect("an error").error;
-        assert!(why.contains("no move for"), "{why}");
+        assert_eq!(gone.status, 410, "{}", gone.text());
+        let body = gone.json::<ErrorBody>().expect("an error");
+        assert!(body.error.contains("expired"), "{}", body.error);
+        assert!(body.error.contains("with no move"), "{}", body.error);
+        // When: an RFC 3339 time, in the past and within this test's run.
+        let at = body.expired_at.expect("when it expired");
+        let at = humantime::parse_rfc3339(&at).expect("RFC 3339");
+        assert!(at <= before, "{at:?} is after {before:?}");
+        assert!(
+            before.duration_since(at).expect("past") < EXPIRE * 6,
+            "expired long ago: {at:?}"
+        );
+        assert!(
+            body.error
+                .contains(&humantime::format_rfc3339_seconds(at).to_string())
+        );
+        for route in ["layout", "legal", "record"] {
+            let a = c
+                .get(&format!("/games/{}/{route}", left.state.id))
+                .await
+                .expect("GET");
+            assert_eq!(a.status, 410, "{route}: {}", a.text());
+        }
+        // An id that never was a game is still unknown.
+        let unknown = c.get("/games/00000000deadbeef").await.expect("GET");
+        assert_eq!(unknown.status, 404, "{}", unknown.text());
+        assert!(
+            unknown
+                .json::<ErrorBody>()
+                .expect("an error")
+                .expired_at
+                .is_none()
+        );
         let m = c
             .post(
                 &format!("/games/{}/moves", left.state.id),
                 &mv(
-                    &left.seats.values().next().cloned().unwrap_or_default(),
+                    &left
+                        .seats
+                        .0
+                        .first()
+                        .map(|(_, t)| t.clone())
+                        .unwrap_or_default(),
                     1,
                     "a1-a2",
                 ),
             )
             .await
             .expect("POST");
-        assert_eq!(m.status, 404, "{}", m.text());
+        assert_eq!(m.status, 410, "{}", m.text());
         let here: GameState = c
             .get(&format!("/games/{}", kept.state.id))
             .await

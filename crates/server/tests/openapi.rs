@@ -37,9 +37,43 @@ impl Spec {
         }
     }
 
-    /// The problems of `v` against schema `s`, at `at`.
-    fn check(&self, s: &Value, v: &Value, at: &str, out: &mut Vec<String>) {
+    /// The names of the properties of an object schema, through `allOf`.
+    fn property_names(&self, s: &Value, names: &mut BTreeSet<String>) {
         let s = self.resolve(s);
+        if let Some(p) = s.get("properties").and_then(Value::as_object) {
+            names.extend(p.keys().cloned());
+        }
+        for part in s
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            self.property_names(part, names);
+        }
+    }
+
+    /// The problems of `v` against schema `s`, at `at`. Objects are closed: a field that no
+    /// part of the schema names is a problem (the server answers only what it describes).
+    fn check(&self, s: &Value, v: &Value, at: &str, out: &mut Vec<String>) {
+        self.check_part(s, v, at, out, true);
+    }
+
+    fn check_part(&self, s: &Value, v: &Value, at: &str, out: &mut Vec<String>, closed: bool) {
+        let s = self.resolve(s);
+        if let Some(all_of) = s.get("allOf").and_then(Value::as_array) {
+            for part in all_of {
+                self.check_part(part, v, at, out, false);
+            }
+            if let Some(o) = v.as_object() {
+                let mut names = BTreeSet::new();
+                self.property_names(s, &mut names);
+                for k in o.keys().filter(|k| !names.contains(*k)) {
+                    out.push(format!("{at}: `{k}` is in no part of the schema"));
+                }
+            }
+            return;
+        }
         if let Some(one_of) = s.get("oneOf").and_then(Value::as_array) {
             let ok = one_of
                 .iter()
@@ -127,7 +161,11 @@ impl Spec {
                         Some(Value::Bool(false)) => {
                             out.push(format!("{at}: `{k}` is not in the schema"))
                         }
-                        Some(Value::Bool(true)) | None => {}
+                        Some(Value::Bool(true)) => {}
+                        None if closed && props.is_some() => {
+                            out.push(format!("{at}: `{k}` is not in the schema"))
+                        }
+                        None => {}
                         Some(extra) => self.check(extra, x, &format!("{at}.{k}"), out),
                     },
                 }
@@ -149,8 +187,26 @@ impl Spec {
 
 fn spec() -> Spec {
     Spec {
-        doc: serde_json::from_str(ply_server::http::OPENAPI).expect("openapi.json is JSON"),
+        doc: serde_json::from_str(ply_server::http::openapi_json())
+            .expect("the description is JSON"),
     }
+}
+
+/// The checked-in `openapi.json` (for documentation to link) is the generated description;
+/// `PLY_UPDATE_OPENAPI=1 cargo test -p ply-server --test openapi` writes it again.
+#[test]
+fn the_checked_in_openapi_file_is_the_generated_one() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
+    let generated = ply_server::http::openapi_json();
+    if std::env::var_os("PLY_UPDATE_OPENAPI").is_some() {
+        std::fs::write(path, generated).expect("write openapi.json");
+    }
+    let file = std::fs::read_to_string(path).expect("openapi.json");
+    assert!(
+        file == generated,
+        "crates/server/openapi.json is not the generated description: run \
+         PLY_UPDATE_OPENAPI=1 cargo test -p ply-server --test openapi"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,8 +217,10 @@ async fn the_openapi_file_describes_what_the_server_does() {
     let mut c = Client::new(server.addr);
 
     let served = c.get("/openapi.json").await.expect("GET");
-    assert_eq!(served.text(), ply_server::http::OPENAPI);
+    assert_eq!(served.text(), ply_server::http::openapi_json());
 
+    let info = c.get("/").await.expect("GET");
+    spec.assert_valid("ServerInfo", &info.json().expect("json"), &mut used);
     let packs = c.get("/packs").await.expect("GET");
     spec.assert_valid("PackList", &packs.json().expect("json"), &mut used);
 
@@ -339,6 +397,11 @@ async fn the_openapi_file_describes_what_the_server_does() {
         engine: None,
         ..pasted.clone()
     };
+    spec.assert_valid(
+        "PackToCheck",
+        &serde_json::to_value(&check).expect("json"),
+        &mut used,
+    );
     let ok = c.post("/playground/check", &check).await.expect("POST");
     assert_eq!(ok.status, 200, "{}", ok.text());
     spec.assert_valid("PackCheck", &ok.json().expect("json"), &mut used);
@@ -407,6 +470,9 @@ async fn the_openapi_file_describes_what_the_server_does() {
         "PackOption",
         "PackRef",
         "UndoOffer",
+        "GameStatus",
+        "OptionType",
+        "UndoAction",
     ];
     let unchecked: Vec<&String> = all
         .iter()
@@ -429,4 +495,12 @@ fn the_validator_can_fail() {
     let missing = serde_json::json!({"token": "t", "move": 5});
     spec.check(spec.schema("MoveRequest"), &missing, "m", &mut problems);
     assert_eq!(problems.len(), 2, "{problems:?}");
+    // A field that no part of a composed (`allOf`) answer names.
+    problems.clear();
+    let extra = serde_json::json!({"seats": {}, "token": "leaked"});
+    spec.check(spec.schema("CreatedGame"), &extra, "c", &mut problems);
+    assert!(
+        problems.iter().any(|p| p.contains("`token` is in no part")),
+        "{problems:?}"
+    );
 }

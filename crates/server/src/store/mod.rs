@@ -67,6 +67,10 @@ pub struct NewGame {
     pub token_hashes: [String; 2],
     /// When it was created, in milliseconds since the Unix epoch.
     pub created_ms: i64,
+    /// The engine that plays one of its seats, if any: an [`crate::api::EngineSeat`] as JSON,
+    /// its seat named. Stored with the game, so that a server started again on the same
+    /// database plays it on.
+    pub engine: Option<String>,
 }
 
 /// One change of a game, at one version.
@@ -162,14 +166,23 @@ pub trait Store: Send + Sync + 'static {
     /// event stored since (times in milliseconds since the Unix epoch), at most
     /// [`EXPIRE_BATCH`] a call; answers the ids removed.
     fn expire<'a>(&'a self, before_ms: i64) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
-    /// Changes made by other processes sharing the database, as they happen, when the backend
-    /// can tell (PostgreSQL's LISTEN/NOTIFY); `None` when it cannot. A `None` in the channel
+    /// When the game of that id was removed by [`Store::expire`], if it was (in milliseconds
+    /// since the Unix epoch).
+    fn expired<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<i64>, StoreError>>;
+    /// Changes made by other processes sharing the database, as they happen (PostgreSQL's
+    /// LISTEN/NOTIFY; SQLite's file polled every [`SQLITE_POLL`]); `None` when the backend
+    /// cannot tell. A `None` in the channel
     /// says that changes may have been missed (the backend listens again after a lost
     /// connection): every watched game is to be read again.
     fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>>;
     /// A short description for the start-up message (never a password).
     fn describe(&self) -> String;
 }
+
+/// How often a SQLite store looks for changes made by another process on the same file (a
+/// `PRAGMA data_version` on a connection of its own; the events are read only when it
+/// changed): a watcher connected to one process sees another's move within about this time.
+pub const SQLITE_POLL: Duration = Duration::from_millis(200);
 
 /// The most games one call of [`Store::expire`] removes (the next call removes more).
 pub const EXPIRE_BATCH: i64 = 500;
@@ -242,6 +255,10 @@ impl Store for Bounded {
 
     fn expire<'a>(&'a self, before_ms: i64) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
         Box::pin(self.within(self.inner.expire(before_ms)))
+    }
+
+    fn expired<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<i64>, StoreError>> {
+        Box::pin(self.within(self.inner.expired(id)))
     }
 
     fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>> {

@@ -85,7 +85,12 @@ fn schema_sql(schema: Option<&str>) -> String {
         );
         CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency
             ON events (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
-        ALTER TABLE events ADD COLUMN IF NOT EXISTS at_ms BIGINT;"
+        ALTER TABLE events ADD COLUMN IF NOT EXISTS at_ms BIGINT;
+        ALTER TABLE games ADD COLUMN IF NOT EXISTS engine TEXT;
+        CREATE TABLE IF NOT EXISTS expired (
+            id TEXT PRIMARY KEY,
+            expired_ms BIGINT NOT NULL
+        );"
     )
 }
 
@@ -261,8 +266,8 @@ impl Store for PostgresStore {
                 .await?
                 .execute(
                     "INSERT INTO games (id, pack_name, options, pack_text, pack_sha256,
-                         token_hash_first, token_hash_second, created_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                         token_hash_first, token_hash_second, created_ms, engine)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                     &[
                         &g.id,
                         &g.pack_name,
@@ -272,6 +277,7 @@ impl Store for PostgresStore {
                         &g.token_hashes[0],
                         &g.token_hashes[1],
                         &g.created_ms,
+                        &g.engine,
                     ],
                 )
                 .await?;
@@ -286,7 +292,7 @@ impl Store for PostgresStore {
                 .await?
                 .query_opt(
                     "SELECT id, pack_name, options, pack_text, pack_sha256, token_hash_first,
-                         token_hash_second, created_ms FROM games WHERE id = $1",
+                         token_hash_second, created_ms, engine FROM games WHERE id = $1",
                     &[&id],
                 )
                 .await?;
@@ -298,6 +304,7 @@ impl Store for PostgresStore {
                 pack_sha256: r.get(4),
                 token_hashes: [r.get(5), r.get(6)],
                 created_ms: r.get(7),
+                engine: r.get(8),
             }))
         })
     }
@@ -399,12 +406,26 @@ impl Store for PostgresStore {
                          SELECT id FROM games g WHERE created_ms < $1 AND NOT EXISTS
                              (SELECT 1 FROM events e WHERE e.game_id = g.id AND e.at_ms >= $1)
                          LIMIT $2 FOR UPDATE SKIP LOCKED),
-                     dropped AS (DELETE FROM events WHERE game_id IN (SELECT id FROM gone))
-                     DELETE FROM games WHERE id IN (SELECT id FROM gone) RETURNING id",
-                    &[&before_ms, &super::EXPIRE_BATCH],
+                     dropped AS (DELETE FROM events WHERE game_id IN (SELECT id FROM gone)),
+                     removed AS (DELETE FROM games WHERE id IN (SELECT id FROM gone) RETURNING id),
+                     kept AS (INSERT INTO expired (id, expired_ms) SELECT id, $3 FROM removed
+                         ON CONFLICT (id) DO UPDATE SET expired_ms = EXCLUDED.expired_ms)
+                     SELECT id FROM removed",
+                    &[&before_ms, &super::EXPIRE_BATCH, &super::now_ms()],
                 )
                 .await?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn expired<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<i64>, StoreError>> {
+        Box::pin(async move {
+            let row = self
+                .client()
+                .await?
+                .query_opt("SELECT expired_ms FROM expired WHERE id = $1", &[&id])
+                .await?;
+            Ok(row.map(|r| r.get(0)))
         })
     }
 

@@ -3,6 +3,7 @@
 
 use super::{Appended, BoxFuture, Change, Event, EventKind, NewGame, Store, StoreError};
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
@@ -30,6 +31,10 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS events_idempotency
     ON events (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE TABLE IF NOT EXISTS expired (
+    id TEXT PRIMARY KEY,
+    expired_ms INTEGER NOT NULL
+);
 ";
 
 /// How long a call waits for SQLite's write lock (another process may hold it) before it
@@ -40,6 +45,98 @@ pub const BUSY_WAIT: Duration = Duration::from_secs(5);
 pub struct SqliteStore {
     conn: Arc<Mutex<Connection>>,
     path: String,
+    /// The changes seen in the file (another process's among them), from the poller.
+    changes: broadcast::Sender<Option<Change>>,
+    /// Tells the poller to stop (when the store is dropped).
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The most events the poller reads at one look; past it, it says that changes may have
+/// been missed (every watched game is read again).
+const POLL_BATCH: i64 = 1000;
+
+/// Watches the file for events stored by any connection (another process's included) and
+/// sends them as changes: every [`super::SQLITE_POLL`] a `PRAGMA data_version` on a
+/// connection of its own, which changes only when the file was written; then the events
+/// stored since the last look, by rowid. Runs on a thread of its own until `stop`.
+fn poll(path: String, tx: broadcast::Sender<Option<Change>>, stop: Arc<AtomicBool>) {
+    let opened = Connection::open_with_flags(
+        &path,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .and_then(|c| {
+        c.busy_timeout(super::SQLITE_POLL)?;
+        Ok(c)
+    });
+    let conn = match opened {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!("{path}: pushes of other processes' changes are off: {e}");
+            return;
+        }
+    };
+    let version =
+        |c: &Connection| c.pragma_query_value(None, "data_version", |r| r.get::<_, i64>(0));
+    let mut seen: Option<i64> = None;
+    let mut last_row: Option<i64> = None;
+    let mut warned = false;
+    while !stop.load(Ordering::Relaxed) {
+        let looked = (|| -> Result<(), rusqlite::Error> {
+            let v = version(&conn)?;
+            if seen == Some(v) && last_row.is_some() {
+                return Ok(());
+            }
+            seen = Some(v);
+            let Some(after) = last_row else {
+                last_row = Some(conn.query_row(
+                    "SELECT COALESCE(MAX(rowid), 0) FROM events",
+                    [],
+                    |r| r.get(0),
+                )?);
+                return Ok(());
+            };
+            let mut st = conn.prepare_cached(
+                "SELECT rowid, game_id, version FROM events WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
+            )?;
+            let rows: Vec<(i64, String, i64)> = st
+                .query_map(params![after, POLL_BATCH], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?
+                .collect::<Result<_, _>>()?;
+            if rows.len() as i64 == POLL_BATCH {
+                let _ = tx.send(None);
+            } else {
+                let mut newest: std::collections::HashMap<String, u64> = Default::default();
+                for (_, game, version) in &rows {
+                    let v = u64::try_from(*version).unwrap_or(0);
+                    let e = newest.entry(game.clone()).or_insert(v);
+                    *e = (*e).max(v);
+                }
+                for (game, version) in newest {
+                    let _ = tx.send(Some(Change { game, version }));
+                }
+            }
+            if let Some((row, _, _)) = rows.last() {
+                last_row = Some(*row);
+            }
+            Ok(())
+        })();
+        match looked {
+            Ok(()) => warned = false,
+            Err(e) if !warned => {
+                tracing::warn!("{path}: looking for other processes' changes: {e}");
+                warned = true;
+            }
+            Err(_) => {}
+        }
+        std::thread::sleep(super::SQLITE_POLL);
+    }
 }
 
 /// Refuses a database this process can read but not write: at start, rather than at the
@@ -81,13 +178,34 @@ impl SqliteStore {
             if !has_time {
                 conn.execute_batch("ALTER TABLE events ADD COLUMN at_ms INTEGER")?;
             }
+            // A file made before engines were stored gets the column (its games have none).
+            let has_engine: bool = conn.query_row(
+                "SELECT COUNT(*) > 0 FROM pragma_table_info('games') WHERE name = 'engine'",
+                [],
+                |r| r.get(0),
+            )?;
+            if !has_engine {
+                conn.execute_batch("ALTER TABLE games ADD COLUMN engine TEXT")?;
+            }
             Ok(conn)
         })
         .await
         .map_err(|e| StoreError::Task(e.to_string()))??;
+        let changes = broadcast::channel(1024).0;
+        let stop = Arc::new(AtomicBool::new(false));
+        let memory = path == ":memory:" || path.contains("mode=memory");
+        if !memory {
+            let (p, tx, halt) = (path.to_string(), changes.clone(), stop.clone());
+            std::thread::Builder::new()
+                .name("ply-sqlite-poll".into())
+                .spawn(move || poll(p, tx, halt))
+                .map_err(|e| StoreError::Task(e.to_string()))?;
+        }
         Ok(SqliteStore {
             conn: Arc::new(Mutex::new(conn)),
             path: path.to_string(),
+            changes,
+            stop,
         })
     }
 
@@ -144,8 +262,8 @@ impl Store for SqliteStore {
         Box::pin(self.with(move |c| {
             c.execute(
                 "INSERT INTO games (id, pack_name, options, pack_text, pack_sha256,
-                     token_hash_first, token_hash_second, created_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                     token_hash_first, token_hash_second, created_ms, engine)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 params![
                     g.id,
                     g.pack_name,
@@ -154,7 +272,8 @@ impl Store for SqliteStore {
                     g.pack_sha256,
                     g.token_hashes[0],
                     g.token_hashes[1],
-                    g.created_ms
+                    g.created_ms,
+                    g.engine
                 ],
             )?;
             Ok(())
@@ -166,7 +285,7 @@ impl Store for SqliteStore {
         Box::pin(self.with(move |c| {
             Ok(c.query_row(
                 "SELECT id, pack_name, options, pack_text, pack_sha256, token_hash_first,
-                     token_hash_second, created_ms FROM games WHERE id = ?1",
+                     token_hash_second, created_ms, engine FROM games WHERE id = ?1",
                 [&id],
                 |r| {
                     Ok(NewGame {
@@ -177,6 +296,7 @@ impl Store for SqliteStore {
                         pack_sha256: r.get(4)?,
                         token_hashes: [r.get(5)?, r.get(6)?],
                         created_ms: r.get(7)?,
+                        engine: r.get(8)?,
                     })
                 },
             )
@@ -267,17 +387,34 @@ impl Store for SqliteStore {
                 st.query_map(params![before_ms, super::EXPIRE_BATCH], |r| r.get(0))?
                     .collect::<Result<_, _>>()?
             };
+            let now = super::now_ms();
             for id in &ids {
                 tx.execute("DELETE FROM events WHERE game_id = ?1", [id])?;
                 tx.execute("DELETE FROM games WHERE id = ?1", [id])?;
+                tx.execute(
+                    "INSERT OR REPLACE INTO expired (id, expired_ms) VALUES (?1, ?2)",
+                    params![id, now],
+                )?;
             }
             tx.commit()?;
             Ok(ids)
         }))
     }
 
+    fn expired<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<i64>, StoreError>> {
+        let id = id.to_string();
+        Box::pin(self.with(move |c| {
+            Ok(
+                c.query_row("SELECT expired_ms FROM expired WHERE id = ?1", [&id], |r| {
+                    r.get(0)
+                })
+                .optional()?,
+            )
+        }))
+    }
+
     fn changes(&self) -> Option<broadcast::Receiver<Option<Change>>> {
-        None
+        Some(self.changes.subscribe())
     }
 
     fn describe(&self) -> String {
