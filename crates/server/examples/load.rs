@@ -7,10 +7,15 @@
 //! ```sh
 //! ply serve --db /tmp/load.db --addr 127.0.0.1:8080 &
 //! cargo run --release -p ply-server --example load -- --addr 127.0.0.1:8080 --games 100 --seconds 10
+//! # or a `ply serve` process of its own, whose memory (RSS) it samples every 100 ms:
+//! cargo run --release -p ply-server --example load -- --serve target/release/ply --games 200
+//! cargo run --release -p ply-server --example load -- --serve target/release/ply --games 200 \
+//!     --db postgres://postgres@127.0.0.1:5432/test --schema ply_load
 //! ```
 //!
-//! Without `--addr` it starts a server of its own in-process, on a new SQLite file (or
-//! `--db URL`), serving the shipped packs.
+//! Without `--addr` or `--serve` it starts a server of its own in-process, on a new SQLite file
+//! (or `--db URL`), serving the shipped packs. Loopback only: `--addr` must be a loopback
+//! address.
 
 use futures_util::{SinkExt, StreamExt};
 use ply_server::api::{
@@ -26,7 +31,9 @@ type Ws =
 
 struct Args {
     addr: Option<SocketAddr>,
+    serve: Option<String>,
     db: Option<String>,
+    schema: Option<String>,
     games: usize,
     seconds: u64,
     pack: String,
@@ -35,7 +42,9 @@ struct Args {
 fn args() -> Result<Args, String> {
     let mut a = Args {
         addr: None,
+        serve: None,
         db: None,
+        schema: None,
         games: 100,
         seconds: 10,
         pack: "jungle".into(),
@@ -46,6 +55,8 @@ fn args() -> Result<Args, String> {
         match flag.as_str() {
             "--addr" => a.addr = Some(value()?.parse().map_err(|e| format!("--addr: {e}"))?),
             "--db" => a.db = Some(value()?),
+            "--serve" => a.serve = Some(value()?),
+            "--schema" => a.schema = Some(value()?),
             "--games" => a.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--seconds" => a.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--pack" => a.pack = value()?,
@@ -54,6 +65,9 @@ fn args() -> Result<Args, String> {
     }
     if a.games == 0 || a.games > 2000 || a.seconds == 0 || a.seconds > 300 {
         return Err("--games is 1 to 2000, --seconds 1 to 300".into());
+    }
+    if a.addr.is_some_and(|addr| !addr.ip().is_loopback()) {
+        return Err("--addr is a loopback address: this tool loads only this machine".into());
     }
     Ok(a)
 }
@@ -229,11 +243,91 @@ fn main() {
     std::process::exit(rt.block_on(run(a)));
 }
 
+/// A `ply serve` process of the tool's own; killed when dropped.
+struct Served {
+    child: std::process::Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `ply serve` on a free loopback port, with no limit that a load from one address
+/// would meet (games a minute and at once, connections).
+fn serve(ply: &str, db: &str, schema: Option<&str>) -> Result<Served, String> {
+    use std::io::BufRead;
+    let mut cmd = std::process::Command::new(ply);
+    cmd.args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+        .args([
+            "--packs",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets"),
+        ])
+        .args(["--games-per-minute", "0", "--games-at-once", "4096"])
+        .args(["--max-connections", "16384", "--log-level", "warn"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit());
+    if let Some(s) = schema {
+        cmd.args(["--schema", s]);
+    }
+    let mut child = cmd.spawn().map_err(|e| format!("{ply}: {e}"))?;
+    let out = child.stdout.take().ok_or("no standard output")?;
+    let mut line = String::new();
+    std::io::BufReader::new(out)
+        .read_line(&mut line)
+        .map_err(|e| e.to_string())?;
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .ok_or_else(|| format!("ply serve said {line:?}"))?
+        .parse()
+        .map_err(|e| format!("{line:?}: {e}"))?;
+    Ok(Served { child, addr })
+}
+
+/// A process's resident memory now, in bytes (Linux's `/proc/PID/status`).
+fn rss(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
 async fn run(a: Args) -> i32 {
     let mut _stop = None;
-    let addr = match a.addr {
-        Some(addr) => addr,
-        None => {
+    let mut served = None;
+    let addr = match (a.addr, &a.serve) {
+        (Some(addr), _) => addr,
+        (None, Some(ply)) => {
+            let db = a.db.clone().unwrap_or_else(|| {
+                std::env::temp_dir()
+                    .join(format!("ply_load_{}.db", std::process::id()))
+                    .display()
+                    .to_string()
+            });
+            match serve(ply, &db, a.schema.as_deref()) {
+                Ok(s) => {
+                    let addr = s.addr;
+                    served = Some(s);
+                    addr
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 1;
+                }
+            }
+        }
+        (None, None) => {
             let db = a.db.clone().unwrap_or_else(|| {
                 std::env::temp_dir()
                     .join(format!("ply_load_{}.db", std::process::id()))
@@ -266,6 +360,19 @@ async fn run(a: Args) -> i32 {
             addr
         }
     };
+    // The server's memory, sampled every 100 ms while the load runs.
+    let pid = served.as_ref().map(|s| s.child.id());
+    let idle_rss = pid.and_then(rss);
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    if let Some(pid) = pid {
+        let peak = peak.clone();
+        tokio::spawn(async move {
+            while let Some(r) = rss(pid) {
+                peak.fetch_max(r, std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        });
+    }
     let started = Instant::now();
     let deadline = started + Duration::from_secs(a.seconds);
     let tasks: Vec<_> = (0..a.games)
@@ -339,6 +446,33 @@ async fn run(a: Args) -> i32 {
     println!(
         "lost: {lost} games whose store differs from what was acknowledged; {} errors",
         all.errors.len()
+    );
+    let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+    let store = match (&a.db, &a.serve, &a.addr) {
+        (_, _, Some(_)) => "(given server)".to_string(),
+        (Some(db), _, _) if db.starts_with("postgres") => "PostgreSQL".to_string(),
+        _ => "SQLite".to_string(),
+    };
+    let memory = match (idle_rss, pid) {
+        (Some(idle), Some(pid)) => {
+            let peak = peak.load(std::sync::atomic::Ordering::Relaxed);
+            let end = rss(pid).unwrap_or(0);
+            println!(
+                "server RSS: {:.0} MiB idle, {:.0} MiB peak, {:.0} MiB after",
+                mib(idle),
+                mib(peak),
+                mib(end)
+            );
+            format!("{:.0} → {:.0} MiB", mib(idle), mib(peak))
+        }
+        _ => "(not measured: no --serve)".to_string(),
+    };
+    println!(
+        "| {store} | {} | {:.0} | {:.1} ms | {:.1} ms | {memory} |",
+        a.games,
+        moves as f64 / elapsed.as_secs_f64(),
+        percentile(&l, 0.5).as_secs_f64() * 1e3,
+        percentile(&l, 0.99).as_secs_f64() * 1e3,
     );
     for e in all.errors.iter().take(10) {
         eprintln!("error: {e}");

@@ -1,5 +1,6 @@
 //! The API's JSON documents, written once: the server answers with them, its tests and the
-//! load example read them, and `openapi.json` describes them (a test checks the two agree).
+//! load example read them, and the OpenAPI description is generated from them (`utoipa`'s
+//! `ToSchema`; see [`crate::http::ApiDoc`]).
 //!
 //! Requests refuse fields they do not know (a typo is an error, never a silent default);
 //! answers may grow fields, so clients should ignore the ones they do not know.

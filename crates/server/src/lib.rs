@@ -2,7 +2,8 @@
 //!
 //! The server is authoritative: every move is judged here, by the kernel, on the game's stored
 //! pack; clients only propose. The README's "Serving games" section documents the API, and
-//! `openapi.json` (served at `GET /openapi.json`) describes it; [`api`] holds its documents.
+//! its OpenAPI description ([`http::ApiDoc`], served at `GET /openapi.json`) is generated from
+//! the documents of [`api`] and the routes' annotations.
 //!
 //! # Layout
 //!
