@@ -216,11 +216,11 @@ impl State {
         // Rules of counts are tested after a move that stirred them or after one that follows
         // such a move (see `State::stirred`).
         let before = self.stirred;
-        let after = |stirred: bool| {
+        let after = |changed: bool, moved: u64| {
             if before {
                 (true, u64::MAX)
             } else {
-                (stirred, 0)
+                (changed, moved)
             }
         };
         self.outcome = if m.is_pass() {
@@ -232,7 +232,7 @@ impl State {
                 Cell(0),
                 side,
                 crate::tables::NONE,
-                after(false),
+                after(false, 0),
             )
         } else {
             let piece = Piece::from_code(self.board[m.to().index()]);
@@ -256,12 +256,15 @@ impl State {
                 _ => 0,
             };
             self.stirred = changed || moved & rules.count_kinds != 0;
-            let (changed, moved) = if before {
-                (true, u64::MAX)
-            } else {
-                (changed, moved)
-            };
-            self.eager_end(rules, piece, from, m.to(), side, arrive, (changed, moved))
+            self.eager_end(
+                rules,
+                piece,
+                from,
+                m.to(),
+                side,
+                arrive,
+                after(changed, moved),
+            )
         };
     }
 

@@ -41,15 +41,15 @@ fn depth_is_measured_as_built() {
 
 #[test]
 fn precedence() {
-    let e = parse_expr("not to in water or mover has swimmer and 1 + 2 * 3 >= x.rank").unwrap();
+    let e = parse_expr("not to in pool or mover has swimmer and 1 + 2 * 3 >= x.rank").unwrap();
     assert_eq!(
         show(&e),
-        "((not (to in water)) or ((mover has swimmer) and ((1 + (2 * 3)) >= x.rank)))"
+        "((not (to in pool)) or ((mover has swimmer) and ((1 + (2 * 3)) >= x.rank)))"
     );
-    let e = parse_expr("if p.cell in trap(opponent(p.owner)) then 0 else -p.rank").unwrap();
+    let e = parse_expr("if p.cell in pit(opponent(p.owner)) then 0 else -p.rank").unwrap();
     assert_eq!(
         show(&e),
-        "(if (p.cell in trap(opponent(p.owner))) then 0 else (-p.rank))"
+        "(if (p.cell in pit(opponent(p.owner))) then 0 else (-p.rank))"
     );
 }
 
@@ -75,7 +75,7 @@ fn errors_are_in_words() {
 
 #[test]
 fn patterns() {
-    let p = parse_pattern("hop orthogonal over Rabbit chain(multi_hop)").unwrap();
+    let p = parse_pattern("hop orthogonal over Marker chain(multi_hop)").unwrap();
     assert!(matches!(
         p.kind,
         PatternKind::Hop {
@@ -93,7 +93,7 @@ fn patterns() {
             ..
         }
     ));
-    let p = parse_pattern("jump orthogonal across water unless occupant is Rat").unwrap();
+    let p = parse_pattern("jump orthogonal across pool unless occupant is Swimmer").unwrap();
     assert!(matches!(
         p.kind,
         PatternKind::Jump {
