@@ -7,7 +7,7 @@
 //! the server take published test positions as they are.
 
 use crate::cell::{Cell, CellSet};
-use crate::constructs::between;
+use crate::geometry::between;
 use crate::notation::{PositionError, PositionErrorKind};
 use crate::piece::{Piece, Player};
 use crate::position::Position;

@@ -316,6 +316,29 @@ impl fmt::Display for CellName {
     }
 }
 
+/// The cells strictly between `a` and `b` when they are on one line of the board (a row, a
+/// column or a diagonal); empty otherwise.
+pub(crate) fn between(
+    g: &Geometry,
+    a: Cell,
+    b: Cell,
+) -> arrayvec::ArrayVec<Cell, { crate::cell::LINE_CELLS }> {
+    let (ra, ca) = (g.row(a) as i64, g.col(a) as i64);
+    let (rb, cb) = (g.row(b) as i64, g.col(b) as i64);
+    let (dr, dc) = (rb - ra, cb - ca);
+    let n = dr.abs().max(dc.abs());
+    if n == 0
+        || n as usize >= crate::cell::LINE_CELLS
+        || (dr != 0 && dc != 0 && dr.abs() != dc.abs())
+    {
+        return arrayvec::ArrayVec::new();
+    }
+    let (sr, sc) = (dr.signum(), dc.signum());
+    (1..n)
+        .filter_map(|i| g.cell(ra + sr * i, ca + sc * i))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

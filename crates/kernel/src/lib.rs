@@ -60,7 +60,7 @@
 
 mod cell;
 mod compile;
-mod constructs;
+mod construct;
 mod error;
 pub mod expr;
 mod facts;

@@ -92,14 +92,14 @@ pub struct Rules {
     /// By player: the code of its royal piece, or 0 when it has none.
     pub(crate) royal: [u8; PLAYERS],
     /// Where royal pieces can be attacked from.
-    pub(crate) attacks: crate::constructs::Attacks,
+    pub(crate) attacks: crate::construct::royal::Attacks,
     /// Moves of two pieces at once.
-    pub(crate) compounds: Vec<crate::constructs::Compound>,
+    pub(crate) compounds: Vec<crate::construct::compound::Compound>,
     /// By piece code: where and into what it promotes by choice (empty when no kind does).
-    pub(crate) choices: Vec<crate::constructs::Choice>,
+    pub(crate) choices: Vec<crate::construct::choice::Choice>,
     /// By capturing player and cell: captures of a piece that has just passed the cell (empty
     /// when no pattern leaves the cells it passes open).
-    pub(crate) ghosts: Vec<Vec<crate::constructs::GhostEntry>>,
+    pub(crate) ghosts: Vec<Vec<crate::construct::ghost::GhostEntry>>,
     /// By piece code: whether its moves reset the idle clock.
     pub(crate) resets_idle: Vec<bool>,
     /// By piece code: whether positions keep whether such a piece has moved.
@@ -368,6 +368,7 @@ impl Rules {
         if self.overlaps {
             why.push("patterns of one kind that make moves along the same cells");
         }
+        why.extend(crate::construct::used_names(self));
         why
     }
 

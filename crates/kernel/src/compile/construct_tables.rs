@@ -1,101 +1,31 @@
-//! The play-time tables of royal pieces, compound moves, choices of promotion, passing
-//! captures, unmoved pieces and promotions (see [`crate::constructs`]), built on compiled
-//! rules.
+//! The constructs' tables on compiled rules (each built by its module in [`crate::construct`]),
+//! the keys of the extra state they keep, the kinds that reset the idle clock, and the tables
+//! of promotions.
 
 use super::*;
 
-/// The tables of royal pieces, compound moves, promotion by choice, captures of a passing
-/// piece, unmoved pieces and the idle clock (see [`crate::constructs`]), on compiled rules.
-pub(super) fn special_tables(
-    rules: &mut Rules,
-    spec: &RulesSpec,
-    first_compound: usize,
-) -> Result<(), Vec<RulesError>> {
+/// The constructs' tables (see [`crate::construct`]), the keys of the state they keep, and
+/// the kinds that reset the idle clock, on compiled rules; and whether generation and make
+/// take the general path for them.
+pub(super) fn special_tables(rules: &mut Rules, spec: &RulesSpec) -> Result<(), Vec<RulesError>> {
     let stride = rules.stride;
     let codes = 1 + PLAYERS * spec.kinds.len();
     let code = |k: KindId, p: usize| Piece::new(k, Player(p as u8)).0;
-    for (k, kind) in spec.kinds.iter().enumerate() {
-        if kind.royal {
-            for p in 0..PLAYERS {
-                rules.royal[p] = code(KindId(k as u8), p);
-            }
-        }
-    }
-    rules.compounds = spec
-        .compounds
-        .iter()
-        .enumerate()
-        .map(|(i, c)| crate::constructs::Compound {
-            mover: [0, 1].map(|p| code(c.mover, p)),
-            partner: [0, 1].map(|p| code(c.partner, p)),
-            dir: c.dir,
-            mover_to: c.mover_to,
-            partner_to: c.partner_to,
-            rule: (first_compound + i) as u8,
-            by_partner: [CellSet::EMPTY; PLAYERS],
-        })
-        .collect();
-    let by_partner: Vec<[CellSet; PLAYERS]> = rules
-        .compounds
-        .iter()
-        .map(|c| [0, 1].map(|p| attacks::reaching(rules, c.mover[p], c.mover_to[p])))
-        .collect();
-    for (c, b) in rules.compounds.iter_mut().zip(by_partner) {
-        c.by_partner = b;
-    }
     rules.resets_idle = vec![false; codes];
-    rules.tracks_unmoved = vec![false; codes];
     for (k, kind) in spec.kinds.iter().enumerate() {
         for p in 0..PLAYERS {
             rules.resets_idle[code(KindId(k as u8), p) as usize] = kind.resets_idle;
         }
     }
-    for c in &spec.compounds {
-        for p in 0..PLAYERS {
-            rules.tracks_unmoved[code(c.mover, p) as usize] = true;
-            rules.tracks_unmoved[code(c.partner, p) as usize] = true;
-        }
-    }
-    if spec
-        .kinds
-        .iter()
-        .any(|k| k.promotion.as_ref().is_some_and(|p| p.choices.len() > 1))
-    {
-        rules.choices = vec![crate::constructs::Choice::default(); codes];
-        for (k, kind) in spec.kinds.iter().enumerate() {
-            let Some(p) = kind.promotion.as_ref().filter(|p| p.choices.len() > 1) else {
-                continue;
-            };
-            for owner in 0..PLAYERS {
-                let c = &mut rules.choices[code(KindId(k as u8), owner) as usize];
-                c.codes = p.choices.iter().map(|&to| code(to, owner)).collect();
-                for cell in rules.core.geometry.cells().iter() {
-                    if rules.core.in_zone(cell, p.zone, Some(Player(owner as u8))) {
-                        c.zone.insert(cell);
-                    }
-                }
-            }
-        }
-    }
-    if rules.moves.iter().any(|m| m.takes_ghost) {
-        rules.ghosts = ghosts::ghost_entries(rules);
-    }
+    // The keys first: a construct's table may read whether the state keeps its part.
     let mut seed = 0xC0FF_EE00_D15E_A5E5u64;
     if rules.moves.iter().any(|m| m.leaves_ghost) {
         rules.ghost_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
     }
     rules.unmoved_keys = (0..stride).map(|_| splitmix(&mut seed)).collect();
     rules.fen = spec.fen.clone();
-    if rules.royal.iter().any(|&r| r != 0) {
-        rules.attacks = attacks::attacks(rules).map_err(|(kind, message, problem)| {
-            vec![RulesError::new(Site::Kind(kind.index()), message, problem)]
-        })?;
-    }
-    rules.special = rules.royal.iter().any(|&r| r != 0)
-        || !rules.compounds.is_empty()
-        || !rules.choices.is_empty()
-        || rules.moves.iter().any(|m| m.leaves_ghost || m.takes_ghost)
-        || rules.resets_idle.iter().any(|&b| b);
+    crate::construct::build(rules, spec)?;
+    rules.special = crate::construct::any_used(rules) || rules.resets_idle.iter().any(|&b| b);
     rules.general |= rules.special;
     Ok(())
 }

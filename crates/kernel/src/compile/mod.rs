@@ -21,7 +21,6 @@
 //! What cannot be tabulated (it reads the board, counts or moves) is kept as an [`Expr`] and
 //! evaluated during play.
 
-pub(crate) mod attacks;
 pub(crate) mod cellsets;
 mod checks;
 mod classes;
@@ -33,9 +32,7 @@ use classes::{representatives, table_for};
 use construct_tables::{promotion_tables, special_tables};
 use ends::{count_range, mentions_var, reads_only_counts};
 use game::build_core;
-pub(crate) mod ghosts;
 mod overlaps;
-pub(crate) mod special;
 pub(crate) mod steps;
 pub(crate) mod targets;
 
@@ -84,7 +81,6 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         moves.push(CompiledMove::pass());
         (moves.len() - 1) as u8
     });
-    let first_compound = moves.len();
     for (i, c) in spec.compounds.iter().enumerate() {
         moves.push(CompiledMove {
             kind: c.mover,
@@ -93,7 +89,12 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
             ..CompiledMove::pass()
         });
     }
-    compiler.check_special();
+    {
+        let (spec, core) = (compiler.spec, compiler.core);
+        crate::construct::check(spec, core, &mut |site, message| {
+            compiler.error(site, message)
+        });
+    }
     if moves.len() > targets::MAX_PATTERNS {
         compiler.limit(
             Site::Game,
@@ -295,7 +296,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         general,
         steps: cellsets::Steps::of(&spec.geometry),
         royal: [0; PLAYERS],
-        attacks: crate::constructs::Attacks::default(),
+        attacks: crate::construct::royal::Attacks::default(),
         compounds: Vec::new(),
         choices: Vec::new(),
         ghosts: Vec::new(),
@@ -315,7 +316,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         EagerTest::Counts(kinds) => acc | kinds,
         _ => acc,
     });
-    special_tables(&mut rules, &spec, first_compound)?;
+    special_tables(&mut rules, &spec)?;
     (rules.earlier, rules.overlaps) = overlaps::earlier_overlapping(&rules);
     rules.general |= rules.overlaps;
     (rules.earlier_placements, rules.placed_kinds) = overlaps::earlier_placements(&rules);
@@ -357,7 +358,7 @@ struct Compiler<'a> {
 type MoveTables = (Vec<CompiledMove>, Vec<Target>, Vec<(u32, u16)>, Vec<u16>);
 
 impl Compiler<'_> {
-    fn error(&mut self, site: Site, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, site: Site, message: impl Into<String>) {
         let message = message.into();
         self.report(site, message.clone(), message, Problem::Invalid);
     }

@@ -307,7 +307,7 @@ impl Env for PlayEnv<'_> {
     }
 
     fn attacked(&self, cell: Cell, by: Player) -> Result<bool, EvalError> {
-        Ok(super::special::attacked_on(
+        Ok(crate::construct::royal::attacked_on(
             self.rules,
             &self.state.board,
             cell,

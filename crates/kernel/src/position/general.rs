@@ -3,8 +3,9 @@
 //!
 //! Rules with any of these ([`Rules::general`]) generate, make and unmake here; the pieces'
 //! own moves still come from the compiled targets of `generate.rs`, placements from
-//! `placements.rs`, what effects change from `effects.rs`, royal pieces, compound moves and
-//! passing captures from `special.rs`. Rules without them never come here, so the fast paths
+//! `placements.rs`, what effects change from `effects.rs`, and the moves and parts of make of
+//! royal pieces, compound moves, choices of promotion and passing captures from their modules
+//! in [`crate::construct`]. Rules without them never come here, so the fast paths
 //! of the other games carry no test for these features.
 
 use super::undo::HOPPED;
@@ -52,7 +53,7 @@ impl State {
                 self.generate_piece(rules, side, from, masks, &mut Dyn(&mut judged))?;
             }
             if rules.special {
-                self.generate_special(rules, side, &mut judged)?;
+                crate::construct::generate(self, rules, side, &mut judged)?;
             }
             if !judged.captures_only || judged.any {
                 break;
@@ -164,19 +165,19 @@ impl State {
             }
             if rules.special {
                 // Cells passed by the last move stay open for one turn only.
-                self.after_special(rules, m, 0);
+                crate::construct::after_make(self, rules, m, 0);
             }
             undo
         } else if let Some(partner) = m.compound_partner() {
             let moved = self.board[m.from().index()];
             let undo = self.make_compound(rules, m, partner);
-            self.after_special(rules, m, moved);
+            crate::construct::after_make(self, rules, m, moved);
             undo
         } else {
             let moved = self.board[m.from().index()];
             let undo = self.make_as::<Full>(rules, m);
             if rules.special {
-                self.after_special(rules, m, moved);
+                crate::construct::after_make(self, rules, m, moved);
             }
             undo
         };
@@ -424,20 +425,12 @@ impl<B> Emit<B> for Judged<'_, '_, B> {
         if self.rules.overlaps && self.state.shadowed(self.rules, self.side, m) {
             return ControlFlow::Continue(());
         }
-        if !self.rules.choices.is_empty()
-            && !m.is_placement()
-            && !m.is_pass()
-            && let Some(choice) = self
-                .rules
-                .choices
-                .get(self.state.board[m.from().index()] as usize)
-            && choice.zone.contains(m.to())
-            && !choice.codes.is_empty()
-        {
-            for &code in &choice.codes {
-                self.pass_on(m.with_choice(code))?;
+        if self.rules.special {
+            let (state, rules) = (self.state, self.rules);
+            if let Some(flow) = crate::construct::expand(state, rules, m, &mut |m| self.pass_on(m))
+            {
+                return flow;
             }
-            return ControlFlow::Continue(());
         }
         self.pass_on(m)
     }

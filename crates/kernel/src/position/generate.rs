@@ -289,7 +289,7 @@ impl State {
     /// Emits `mv`, or, for a pattern with a second part, `mv` followed by each placement the
     /// second part allows: along slides from the landing cell over empty cells, the cell left
     /// and the cell of a piece taken in passing counting as empty.
-    pub(super) fn emit_then<B>(
+    pub(crate) fn emit_then<B>(
         &self,
         rules: &Rules,
         m: &CompiledMove,

@@ -36,7 +36,7 @@ pub(crate) enum Safety {
     /// The rules have no royal kind: nothing to test.
     Free,
     /// The side has exactly one royal piece: the table tests apply to most moves.
-    One(super::special::RoyalCtx),
+    One(crate::construct::royal::RoyalCtx),
     /// None or several royal pieces on the board: every move is made.
     Making,
 }
@@ -177,7 +177,7 @@ impl State {
             )?;
         }
         if rules.special {
-            self.generate_special(rules, side, &mut judged)?;
+            crate::construct::generate(self, rules, side, &mut judged)?;
         }
         self.generate_placements(rules, side, &mut judged)?;
         if let Some(r) = rules.pass_rule {

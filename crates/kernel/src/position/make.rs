@@ -117,7 +117,7 @@ impl State {
     /// What unmake needs besides the captured pieces, as the position stands before a move of
     /// `piece`.
     #[inline(always)]
-    pub(super) fn undo_record(&self, piece: u8) -> StepUndo {
+    pub(crate) fn undo_record(&self, piece: u8) -> StepUndo {
         StepUndo::new(self.hash, self.clock, self.idle, piece, 0, self.count_end)
     }
 
@@ -141,7 +141,7 @@ impl State {
     /// Keeps the idle clock and the positions played, for rules that read them. General rules
     /// remember the position once the whole move is made (`decide_general`).
     #[cold]
-    pub(super) fn after_move(&mut self, rules: &Rules, irreversible: bool) {
+    pub(crate) fn after_move(&mut self, rules: &Rules, irreversible: bool) {
         self.idle = if irreversible {
             0
         } else {

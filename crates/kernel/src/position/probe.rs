@@ -48,7 +48,9 @@ impl State {
                 }
                 ControlFlow::<()>::Continue(())
             });
-            let _ = crate::moves::Stop::result(self.generate_special(rules, side, &mut sink))?;
+            let _ = crate::moves::Stop::result(crate::construct::generate(
+                self, rules, side, &mut sink,
+            ))?;
         }
         // A move that yields to another along the same cells is not a move of its own.
         if rules.overlaps {

@@ -240,7 +240,7 @@ impl State {
     }
 
     #[inline]
-    pub(super) fn owner_of(code: u8) -> Player {
+    pub(crate) fn owner_of(code: u8) -> Player {
         Piece(code).owner()
     }
 

@@ -7,15 +7,15 @@ use crate::piece::{PLAYERS, Player};
 /// What [`crate::Position::make_unchecked`] returns so that [`crate::Position::unmake_unchecked`]
 /// can restore the position.
 pub struct Undo {
-    pub(super) step: StepUndo,
+    pub(crate) step: StepUndo,
     /// For a hop chain, the pieces hopped after the first (which is `step.captured()`).
-    pub(super) hopped: [u8; HOPPED],
+    pub(crate) hopped: [u8; HOPPED],
 }
 
 /// Room for the pieces a chain hops after its first: `MAX_HOPS - 1`, rounded up to whole
 /// words so that the record has no padding, and a copy of it reads back only bytes that were
 /// written as whole words.
-pub(super) const HOPPED: usize = (MAX_HOPS - 1).next_multiple_of(8);
+pub(crate) const HOPPED: usize = (MAX_HOPS - 1).next_multiple_of(8);
 
 impl Undo {
     /// The piece the `i`-th hop of a chain took.

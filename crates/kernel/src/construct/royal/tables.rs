@@ -7,38 +7,13 @@
 //! list reading only the board: the attacker on its origin, and the path of a slide, the leg
 //! of a leap, the landing cell of a hop.
 
+use super::{AttackEntry, Attacks, LISTED, PLAIN, RayCell};
 use crate::cell::{Cell, CellSet};
-use crate::constructs::{AttackEntry, Attacks, LISTED, PLAIN, RayCell};
+use crate::construct::{codes_of, groups, listed};
 use crate::limits::MAX_TABLE_BITS;
-use crate::piece::{PLAYERS, Piece, Player};
+use crate::piece::{PLAYERS, Player};
 use crate::rules::Rules;
-use crate::tables::{BLOCKABLE, CAPTURE, HOP, SLIDE, SLOW, Target, bit};
-
-/// Every listed target of `code` from `from`, with its index.
-pub(super) fn listed(
-    rules: &Rules,
-    code: usize,
-    from: usize,
-) -> impl Iterator<Item = (usize, &Target)> {
-    let slot = &rules.slots[code][from];
-    let start = slot.start as usize;
-    rules.targets[start..start + slot.len as usize]
-        .iter()
-        .enumerate()
-        .map(move |(i, t)| (start + i, t))
-}
-
-/// The step groups of `code` from `from`.
-pub(super) fn groups(rules: &Rules, code: usize, from: usize) -> &[crate::tables::StepGroup] {
-    let slot = &rules.slots[code][from];
-    let start = slot.group_start as usize;
-    &rules.groups[start..start + slot.groups as usize]
-}
-
-/// The codes of the pieces of `player`.
-pub(super) fn codes_of(rules: &Rules, player: Player) -> impl Iterator<Item = u8> + '_ {
-    rules.kinds().map(move |k| Piece::new(k, player).0)
-}
+use crate::tables::{BLOCKABLE, CAPTURE, HOP, SLIDE, SLOW, bit};
 
 /// The backward attack tables on the royal pieces, or the first attacking target whose
 /// conditions read the position (an attack could not be decided from the board alone).
@@ -195,21 +170,4 @@ pub(crate) fn attacks(
         out.rays.push(rays);
     }
     Ok(out)
-}
-
-/// The origins of `code` from which one of its own patterns reaches `to`, whatever the
-/// position: the cells from which a compound move ending on `to` would share its endpoints
-/// with another move.
-pub(crate) fn reaching(rules: &Rules, code: u8, to: Cell) -> CellSet {
-    let mut out = CellSet::EMPTY;
-    for from in rules.geometry().cells().iter() {
-        let by_group = groups(rules, code as usize, from.index())
-            .iter()
-            .any(|g| to.index() < 64 && (g.quiet | g.capture) & (1u64 << to.index()) != 0);
-        let listed = listed(rules, code as usize, from.index()).any(|(_, t)| t.to == to.0);
-        if by_group || listed {
-            out.insert(from);
-        }
-    }
-    out
 }
