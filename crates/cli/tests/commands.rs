@@ -151,6 +151,15 @@ fn show_says_why_make_and_unmake_take_the_general_path() {
         ),
         "{out}"
     );
+    // The constructs a pack uses are named, as the guide names them.
+    let chess = root().join("rulesets/chess.toml");
+    let out = ok(&["show", chess.to_str().unwrap()]);
+    assert!(
+        out.contains(
+            "royal pieces; captures of a passing piece; compound moves; choices of promotion\n"
+        ),
+        "{out}"
+    );
     // The lean path says what it is, not just its name.
     let out = ok(&["show", JUNGLE]);
     assert!(

@@ -61,7 +61,7 @@ pub(super) fn representatives(
     reps
 }
 
-pub(super) fn table_for(sizes: [usize; 5]) -> BitTable {
+pub(crate) fn table_for(sizes: [usize; 5]) -> BitTable {
     let total: usize = sizes.iter().product();
     let mut strides = [0; 5];
     let mut acc = 1;

@@ -25,10 +25,10 @@ pub(crate) mod cellsets;
 mod checks;
 mod classes;
 mod construct_tables;
-pub(crate) mod effects;
 mod ends;
 mod game;
-use classes::{representatives, table_for};
+use classes::representatives;
+pub(crate) use classes::table_for;
 use construct_tables::{promotion_tables, special_tables};
 use ends::{count_range, mentions_var, reads_only_counts};
 use game::build_core;
@@ -346,9 +346,10 @@ fn spec_reads(spec: &RulesSpec, var: Var) -> bool {
             .any(|r| reads(&r.expr))
 }
 
-struct Compiler<'a> {
-    core: &'a Core,
-    spec: &'a RulesSpec,
+/// The compiler's state: the spec, its facts and the errors found so far.
+pub(crate) struct Compiler<'a> {
+    pub(crate) core: &'a Core,
+    pub(crate) spec: &'a RulesSpec,
     errors: Vec<RulesError>,
     /// For each (site, cause) reported: where its error is in `errors`, and how many more
     /// cases had the same cause.
@@ -389,7 +390,7 @@ impl Compiler<'_> {
 
     /// An expression that cannot be evaluated in one case of those the compiler tabulates: the
     /// case (a move that can happen) is named; the other cases with the same error are counted.
-    fn eval_error(&mut self, site: Site, e: EvalError, case: impl FnOnce() -> String) {
+    pub(crate) fn eval_error(&mut self, site: Site, e: EvalError, case: impl FnOnce() -> String) {
         let message = format!("{e}, when {}", case());
         self.report(site, e.to_string(), message, Problem::Evaluation);
     }

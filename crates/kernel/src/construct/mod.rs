@@ -14,20 +14,34 @@
 //!   unmake rewinds, so that no construct writes an unmake of its own;
 //! - its part of attacks on royal pieces, where it has one ([`royal`]).
 //!
+//! The constructs: [`placement`] (`place`), [`Passes`] (`pass = true`), [`second`] parts of a
+//! turn (`then place`), [`effect`]s, [`royal`] pieces, [`ghost`]s (captures of a passing
+//! piece), [`compound`] moves and [`choice`]s of promotion. The first four have their own
+//! places in the general path's generation and make, because they are ordered against
+//! mandatory capture and required effects there (placements come after the captures, a pass
+//! only when nothing else is legal, a second part before the effects, which report whether a
+//! required one changed a piece); the last four are called through [`generate`], [`expand`]
+//! and [`after_make`] in one order.
+//!
 //! Legality is not a construct's business: a move is legal when it is generated and, made on
 //! the position, leaves no royal piece of the mover attacked and every required effect changed
-//! a piece (`position/legal.rs`), whatever constructs made it. Generation and make call the
-//! constructs in one order, the order of [`ALL`]; the general path of `position/general.rs`
-//! is that loop.
+//! a piece (`position/legal.rs`), whatever constructs made it.
 //!
-//! Adding a construct: a file here implementing [`Construct`], its line in [`ALL`] and in the
-//! three calls below, its spec field (`spec.rs`) and reader (`crates/lang`), and where it
-//! carries data in a move, a field of [`crate::moves::Move`]'s layout.
+//! Adding a construct touches: its file here implementing [`Construct`] and its line in
+//! [`used_names`], [`check`], [`build`] and, for what it uses, [`generate`], [`expand`] and
+//! [`after_make`] (and the test list `ALL`); its spec field and builder (`spec.rs`); its reader
+//! and checks in `crates/lang` (`read/`), its line in the guide (`rulesets/README.md`, whose
+//! quick reference a test holds to `ALL`); where it carries data in a move, a field of
+//! [`crate::moves::Move`]'s layout (with the layout test in `moves.rs`) and its notation
+//! (`notation.rs`); and its line in the random-pack generator (`tests/compose/random_pack.rs`).
 
 pub(crate) mod choice;
 pub(crate) mod compound;
+pub(crate) mod effect;
 pub(crate) mod ghost;
+pub(crate) mod placement;
 pub(crate) mod royal;
+pub(crate) mod second;
 
 use crate::cell::{Cell, CellSet};
 use crate::facts::Core;
@@ -42,8 +56,11 @@ use std::ops::ControlFlow;
 
 pub(crate) use choice::Choices;
 pub(crate) use compound::Compounds;
+pub(crate) use effect::Effects;
 pub(crate) use ghost::Ghosts;
+pub(crate) use placement::Placements;
 pub(crate) use royal::Royal;
+pub(crate) use second::Seconds;
 
 /// One construct: its checks, tables, moves and make. Every method but [`Construct::used`]
 /// has a default that does nothing, for constructs without that part.
@@ -96,15 +113,34 @@ pub(crate) trait Construct {
     }
 }
 
-/// The constructs, by name and syntax, in the order their moves are generated and their parts
-/// of make applied.
+/// The constructs, by name and syntax.
 #[cfg(test)]
-pub(crate) const ALL: [(&str, &str); 4] = [
+pub(crate) const ALL: [(&str, &str); 8] = [
+    (Placements::NAME, Placements::SYNTAX),
+    (Passes::NAME, Passes::SYNTAX),
+    (Seconds::NAME, Seconds::SYNTAX),
+    (Effects::NAME, Effects::SYNTAX),
     (Royal::NAME, Royal::SYNTAX),
     (Ghosts::NAME, Ghosts::SYNTAX),
     (Compounds::NAME, Compounds::SYNTAX),
     (Choices::NAME, Choices::SYNTAX),
 ];
+
+/// The construct of passing: a player with no other move passes (`pass = true`); its move
+/// is generated last, when nothing else is legal, and its make only hands the turn over
+/// (`position/general.rs`).
+pub(crate) struct Passes;
+
+impl Construct for Passes {
+    const NAME: &'static str = "passes";
+    #[cfg(test)]
+    const SYNTAX: &'static str = "pass = true|false";
+
+    #[inline(always)]
+    fn used(rules: &Rules) -> bool {
+        rules.pass_rule.is_some()
+    }
+}
 
 /// Every construct's checks of `spec`.
 pub(crate) fn check(spec: &RulesSpec, core: &Core, report: &mut dyn FnMut(Site, String)) {
@@ -126,6 +162,10 @@ pub(crate) fn build(rules: &mut Rules, spec: &RulesSpec) -> Result<(), Vec<Rules
 /// The names of the constructs `rules` use.
 pub(crate) fn used_names(rules: &Rules) -> impl Iterator<Item = &'static str> {
     [
+        (Placements::used(rules), Placements::NAME),
+        (Passes::used(rules), Passes::NAME),
+        (Seconds::used(rules), Seconds::NAME),
+        (Effects::used(rules), Effects::NAME),
         (Royal::used(rules), Royal::NAME),
         (Ghosts::used(rules), Ghosts::NAME),
         (Compounds::used(rules), Compounds::NAME),

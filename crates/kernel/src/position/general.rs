@@ -11,6 +11,7 @@
 use super::undo::HOPPED;
 use super::*;
 use crate::cell::Cell;
+use crate::construct::{Construct, Seconds};
 use crate::expr::Value;
 use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Guard, Move};
@@ -186,16 +187,8 @@ impl State {
         } else {
             0
         });
-        if let Some(at) = m.second()
-            && let Some((codes, _)) = rules.moves[m.rule() as usize].then
-        {
-            self.change(rules, at, codes[side.slot()]);
-            // A passed cell the second part fills is no longer open (rewinding the move's
-            // log reopens the cells before it).
-            if self.ghost.contains(at) {
-                self.ghost.remove(at);
-                self.hash ^= rules.ghost_keys[at.index()];
-            }
+        if m.second().is_some() {
+            Seconds::after_make(self, rules, m, 0);
         }
         let unchanged = if m.is_pass() {
             None
@@ -373,7 +366,7 @@ pub(crate) struct Judged<'a, 'b, B> {
     /// royal kind.
     judge: bool,
     /// How royal safety is decided; `None` for the pseudo-legal moves, passed on unjudged.
-    pub(super) safety: Option<super::legal::Safety>,
+    pub(crate) safety: Option<super::legal::Safety>,
     side: Player,
 }
 
@@ -407,7 +400,7 @@ impl<'a, 'b, B> Judged<'a, 'b, B> {
     }
 
     #[inline(always)]
-    pub(super) fn pass_on(&mut self, m: Move) -> ControlFlow<B> {
+    pub(crate) fn pass_on(&mut self, m: Move) -> ControlFlow<B> {
         if !self.judge || self.admits(m) {
             self.any = true;
             self.inner.push(m)?;

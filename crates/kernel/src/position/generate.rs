@@ -11,9 +11,7 @@ use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Guard, Move, Sink, Stop};
 use crate::piece::Player;
 use crate::rules::Rules;
-use crate::tables::{
-    BLOCKABLE, CAPTURE, CHAIN, CompiledMove, HOP, QUIET, RAY, SCREEN, SLIDE, SLOW, Target, bit,
-};
+use crate::tables::{BLOCKABLE, CAPTURE, CHAIN, HOP, QUIET, RAY, SCREEN, SLIDE, SLOW, Target, bit};
 use crate::tables::{Slot, StepGroup};
 use std::ops::ControlFlow;
 
@@ -281,40 +279,6 @@ impl State {
             }
             if occ != 0 {
                 break;
-            }
-        }
-        ControlFlow::Continue(())
-    }
-
-    /// Emits `mv`, or, for a pattern with a second part, `mv` followed by each placement the
-    /// second part allows: along slides from the landing cell over empty cells, the cell left
-    /// and the cell of a piece taken in passing counting as empty.
-    pub(crate) fn emit_then<B>(
-        &self,
-        rules: &Rules,
-        m: &CompiledMove,
-        side: Player,
-        mv: Move,
-        f: &mut dyn Emit<B>,
-    ) -> ControlFlow<B> {
-        let Some((_, dirs)) = m.then else {
-            return f.push(mv);
-        };
-        let g = rules.geometry();
-        let cells = &m.place_cells[side.slot()];
-        for d in dirs[side.slot()].iter() {
-            let mut cur = mv.to();
-            while let Some(next) = g.neighbour(cur, d) {
-                if self.board[next.index()] != 0
-                    && next != mv.from()
-                    && Some(next) != mv.ghost_victim()
-                {
-                    break;
-                }
-                if cells.contains(next) {
-                    f.push(mv.then_at(next))?;
-                }
-                cur = next;
             }
         }
         ControlFlow::Continue(())

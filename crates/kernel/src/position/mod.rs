@@ -19,7 +19,6 @@
 //! for those features ([`Profile`]). A playout of rules without history restores its start
 //! position from a copy; with history, it takes every move back.
 
-mod effects;
 mod end;
 mod general;
 mod generate;
@@ -27,7 +26,6 @@ mod hops;
 mod legal;
 mod make;
 mod overlap;
-mod placements;
 mod probe;
 mod search;
 mod state;
@@ -45,6 +43,7 @@ use crate::rules::Rules;
 use crate::status::{Outcome, Status};
 use arrayvec::ArrayVec;
 pub(crate) use end::PlayEnv;
+pub(crate) use general::Judged;
 pub(crate) use state::{GHOST_TAG, State, UNMOVED_TAG, VICTIM_TAG};
 use std::ops::ControlFlow;
 use std::sync::Arc;

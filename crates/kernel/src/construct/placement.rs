@@ -2,20 +2,38 @@
 //! compiled place formula, and the one verdict on placing that generation and explanations
 //! share.
 
-use super::general::Judged;
-use super::*;
+use super::Construct;
 use crate::cell::Cell;
 use crate::moves::Move;
 use crate::piece::{Piece, Player};
+use crate::position::{Judged, PlayEnv, State};
 use crate::reason::{PatternId, Reason};
 use crate::rules::Rules;
 use crate::verdict::{first_refusal, refusal};
 use std::ops::ControlFlow;
 
+/// The construct of placements (`place`): a piece put on an empty cell from the mover's hand.
+/// Its targets are compiled with the pieces' patterns (the cells each pattern may fill,
+/// `place_cells`, and a place formula); its moves come after the pieces' own, where
+/// capturing is not mandatory or no capture is legal; its make puts the piece down and takes
+/// it from a limited supply (`position/general.rs`).
+pub(crate) struct Placements;
+
+impl Construct for Placements {
+    const NAME: &'static str = "placements";
+    #[cfg(test)]
+    const SYNTAX: &'static str = "S@d3 (placements)";
+
+    #[inline(always)]
+    fn used(rules: &Rules) -> bool {
+        !rules.placements.is_empty()
+    }
+}
+
 impl State {
     /// The placements of `side`, into `judged`: the cells the tables and the compiled place
     /// formula allow, each judged by [`State::place_pseudo`].
-    pub(super) fn generate_placements<B>(
+    pub(crate) fn generate_placements<B>(
         &self,
         rules: &Rules,
         side: Player,

@@ -1,10 +1,13 @@
 //! Effects: what a move's effects change (custodial capture, surround, flips), computed once
 //! for make and for the check that a required effect changes a piece.
 
-use super::*;
+pub(crate) mod tables;
+
+use super::Construct;
 use crate::cell::Cell;
 use crate::moves::Move;
 use crate::piece::{Piece, Player};
+use crate::position::State;
 use crate::rules::Rules;
 use crate::tables::{CompiledEffect, EffectKind};
 use crate::tables::{hostile, target_ok};
@@ -20,6 +23,24 @@ const MAX_CHANGES: usize = 8 * if crate::cell::MAX_ROWS > crate::cell::MAX_COLS 
 
 /// Changes an effect makes: (cell, the code it gets).
 type Changes = ArrayVec<(Cell, u8), MAX_CHANGES>;
+
+/// The construct of effects (`[effects.*]`): pieces a move captures or turns around its
+/// destination (custodial capture, surround, flips). Its checks and tables are in [`tables`]
+/// (which enemy pieces an effect takes or turns, which cells are hostile); what a move
+/// changes is computed once, here, for make and for the test that a required effect changed a
+/// piece.
+pub(crate) struct Effects;
+
+impl Construct for Effects {
+    const NAME: &'static str = "effects";
+    #[cfg(test)]
+    const SYNTAX: &'static str = "[effects.E]";
+
+    #[inline(always)]
+    fn used(rules: &Rules) -> bool {
+        !rules.effects.is_empty()
+    }
+}
 
 impl State {
     /// The first effect that must change a piece and that `mv` (a move of `side`, not made)
@@ -139,7 +160,7 @@ impl State {
     /// Applies the effects after a move that brought the piece on `to`, in order, each on the
     /// board the previous ones left. Returns the first effect that must change a piece and
     /// changed none.
-    pub(super) fn apply_effects(&mut self, rules: &Rules, to: Cell) -> Option<u8> {
+    pub(crate) fn apply_effects(&mut self, rules: &Rules, to: Cell) -> Option<u8> {
         let mover = self.board[to.index()];
         let mut unchanged = None;
         if mover == 0 {

@@ -2,15 +2,22 @@
 //! cells are hostile besides those holding the mover's own pieces (`hostile`), for every
 //! mover, target, cell and occupant.
 
-use super::*;
+use crate::cell::Cell;
+use crate::compile::{Compiler, table_for};
 use crate::expr::{Env, EvalError, Value};
+use crate::expr::{Expr, Var};
 use crate::geometry::DirSet;
+use crate::limits::MAX_TABLE_BITS;
+use crate::piece::PLAYERS;
 use crate::piece::Piece;
 use crate::spec::EffectSpec;
+use crate::spec::Site;
 use crate::tables::CompiledEffect;
+use crate::verdict::StaticEnv;
 
 impl Compiler<'_> {
-    pub(super) fn effects(&mut self) -> Vec<CompiledEffect> {
+    /// The effects of the spec, checked and compiled into tables.
+    pub(crate) fn effects(&mut self) -> Vec<CompiledEffect> {
         let spec = self.spec;
         spec.effects
             .iter()
