@@ -155,6 +155,37 @@ fn capablanca_by_extends_counts_the_published_perft() {
     }
 }
 
+/// Chess960's rights in FEN: `K`/`Q` name the outermost rook, a column letter (X-FEN,
+/// Shredder-FEN) names another; both are read and written back.
+#[test]
+fn chess960_rights_by_column_are_read_and_written() {
+    let r = rules("chess");
+    let castles = |pos: &Position| {
+        pos.legal_moves()
+            .expect("within limits")
+            .iter()
+            .any(|m| m.is_compound())
+    };
+    // The king on f1, rooks on g1 and h1: the right is the inner rook's, named by its column.
+    let inner = "4k3/8/8/8/8/8/8/5KRR w G - 0 1";
+    let pos = Position::from_position_string(r.clone(), inner).unwrap();
+    assert!(castles(&pos), "castling with the g1 rook");
+    assert_eq!(pos.to_fen().as_deref(), Some(inner));
+    // `K` is the outermost rook's, h1: the first rook beyond the king has moved, no castling.
+    let outer = "4k3/8/8/8/8/8/8/5KRR w K - 0 1";
+    let pos = Position::from_position_string(r.clone(), outer).unwrap();
+    assert!(!castles(&pos));
+    assert_eq!(pos.to_fen().as_deref(), Some(outer));
+    // Shredder-FEN's letters for the standard start are the outermost rooks: written KQkq.
+    let shredder = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1";
+    let pos = Position::from_position_string(r.clone(), shredder).unwrap();
+    assert_eq!(
+        pos.to_fen().as_deref(),
+        Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    );
+    assert_eq!(pos, Position::start(r));
+}
+
 #[test]
 fn bad_fens_are_refused_with_a_reason() {
     let r = rules("chess");
@@ -192,6 +223,11 @@ fn bad_fens_are_refused_with_a_reason() {
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqKQkq - 0 1",
             "compound-move right `K` given twice",
+        ),
+        // A column letter (X-FEN) with no rook of a castling there.
+        (
+            "4k3/8/8/8/8/8/8/5KRR w C - 0 1",
+            "compound-move right `C`: no unmoved partner of a compound move on column c",
         ),
         // The king off the line of castling (its rook beside it, on its rank).
         (

@@ -69,7 +69,8 @@ fn letter_of(fen: &FenSpec, p: Piece) -> char {
 /// Reads FEN's third field: each letter is the right of one player to one compound move,
 /// given at most once. The right is kept as the mover and the outermost partner beyond it in
 /// the move's direction being unmoved; both must stand on the line of the move, with the cells
-/// where the move puts them.
+/// where the move puts them. A column letter instead (X-FEN and Shredder-FEN, for Chess960:
+/// `G`, `HAha`) names the partner by its column, for a partner that is not the outermost.
 fn read_rights(
     rules: &Rules,
     fen: &FenSpec,
@@ -97,10 +98,27 @@ fn read_rights(
             .iter()
             .find(|(l, _)| *l == c.to_ascii_uppercase())
         else {
-            return Err(bad(
-                base + i,
-                format!("`{c}` is no compound-move letter of this game"),
-            ));
+            let column = crate::geometry::column_index(&c.to_ascii_lowercase().to_string())
+                .filter(|&col| col < g.cols());
+            match column {
+                Some(col) => right_by_column(rules, pos, p, col).ok_or_else(|| {
+                    bad(
+                        base + i,
+                        format!(
+                            "compound-move right `{c}`: no unmoved partner of a compound move \
+                             on column {} beyond its mover",
+                            crate::geometry::column_name(col)
+                        ),
+                    )
+                })?,
+                None => {
+                    return Err(bad(
+                        base + i,
+                        format!("`{c}` is no compound-move letter of this game"),
+                    ));
+                }
+            }
+            continue;
         };
         let comp = rules.compounds[ci];
         let (mover, partner_code) = (comp.mover[p.slot()], comp.partner[p.slot()]);
@@ -175,6 +193,32 @@ fn read_rights(
         }
     }
     Ok(())
+}
+
+/// The right given by a column letter: a compound move of `p` whose mover has a partner on
+/// column `col` in the move's direction, both on the line of the move; both are kept unmoved.
+/// `None` when there is no such pair.
+fn right_by_column(rules: &Rules, pos: &mut Position, p: Player, col: usize) -> Option<()> {
+    let g = rules.geometry();
+    for comp in &rules.compounds {
+        let (mover, partner) = (comp.mover[p.slot()], comp.partner[p.slot()]);
+        let dir = comp.dir[p.slot()];
+        for from in pos.state.occupied[p.slot()].iter() {
+            if pos.state.board[from.index()] != mover {
+                continue;
+            }
+            let mut cur = from;
+            while let Some(next) = g.neighbour(cur, dir) {
+                cur = next;
+                if g.col(next) == col && pos.state.board[next.index()] == partner {
+                    pos.state.set_unmoved(rules, from);
+                    pos.state.set_unmoved(rules, next);
+                    return Some(());
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Reads FEN's fourth field, the cell a piece of `mover` has just passed: some pattern that
@@ -423,13 +467,28 @@ impl Position {
         let mut rights = String::new();
         for p in Player::ALL {
             for &(letter, ci) in &fen.compounds {
-                if self.compound_right(ci, p) {
-                    rights.push(if p == Player::FIRST {
-                        letter
-                    } else {
-                        letter.to_ascii_lowercase()
-                    });
-                }
+                let Some((partner, outermost)) = self.compound_right(ci, p) else {
+                    continue;
+                };
+                // The compound move's letter stands for the outermost partner; an inner one
+                // is named by its column (X-FEN), when the column has a one-letter name that
+                // is no compound move's letter.
+                let column = crate::geometry::column_name(g.col(partner));
+                let letter = match column.chars().next().map(|c| c.to_ascii_uppercase()) {
+                    Some(col)
+                        if !outermost
+                            && column.len() == 1
+                            && !fen.compounds.iter().any(|&(l, _)| l == col) =>
+                    {
+                        col
+                    }
+                    _ => letter,
+                };
+                rights.push(if p == Player::FIRST {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
             }
         }
         if rights.is_empty() {
@@ -446,25 +505,33 @@ impl Position {
         Some(out)
     }
 
-    /// Whether `player` keeps the right to compound move `i`: its mover and a partner beyond
-    /// it in the direction have not moved.
-    fn compound_right(&self, i: usize, player: Player) -> bool {
+    /// Whether `player` has the right to compound move `i`: an unmoved mover with an unmoved
+    /// partner beyond it in the move's direction. `Some` of that partner's cell, and whether
+    /// no other piece of the partner's kind stands beyond it (the outermost, which the move's
+    /// own letter names).
+    fn compound_right(&self, i: usize, player: Player) -> Option<(Cell, bool)> {
         let rules = &self.rules;
         let g = rules.geometry();
         let c = rules.compounds[i];
         let s = &self.state;
-        s.unmoved.iter().any(|from| {
+        let partner_code = c.partner[player.slot()];
+        s.unmoved.iter().find_map(|from| {
             if s.board[from.index()] != c.mover[player.slot()] {
-                return false;
+                return None;
             }
+            let mut found = None;
             let mut cur: Cell = from;
             while let Some(next) = g.neighbour(cur, c.dir[player.slot()]) {
-                if s.board[next.index()] == c.partner[player.slot()] && s.unmoved.contains(next) {
-                    return true;
+                if s.board[next.index()] == partner_code {
+                    found = match found {
+                        None if s.unmoved.contains(next) => Some((next, true)),
+                        Some((cell, _)) => Some((cell, false)),
+                        other => other,
+                    };
                 }
                 cur = next;
             }
-            false
+            found
         })
     }
 }

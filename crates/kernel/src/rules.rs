@@ -120,6 +120,10 @@ pub struct Rules {
     /// Some pattern has such earlier patterns, or takes a passing piece while also moving
     /// quietly: generation drops the moves that share a path with a move that comes first.
     pub(crate) overlaps: bool,
+    /// By pattern: whether a move it makes may yield to another (it has earlier patterns, or
+    /// takes a passing piece while also moving quietly), so that generation asks
+    /// `State::shadowed` only for those, with one load.
+    pub(crate) may_yield: Vec<bool>,
     /// By placement pattern (index into [`Rules::placements`]): the earlier placement patterns
     /// of the same kind; a cell one of them may fill is theirs.
     pub(crate) earlier_placements: Vec<Vec<u8>>,

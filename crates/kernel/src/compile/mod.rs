@@ -308,6 +308,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         unmoved_keys: Vec::new(),
         earlier: Vec::new(),
         overlaps: false,
+        may_yield: Vec::new(),
         earlier_placements: Vec::new(),
         placed_kinds: 0,
         count_kinds: 0,
@@ -319,6 +320,13 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
     special_tables(&mut rules, &spec)?;
     (rules.earlier, rules.overlaps) = overlaps::earlier_overlapping(&rules);
     rules.general |= rules.overlaps;
+    rules.may_yield = (0..rules.moves.len())
+        .map(|r| {
+            let m = &rules.moves[r];
+            !rules.earlier[r].is_empty()
+                || (m.takes_ghost && m.mode != crate::spec::CaptureMode::Capturing)
+        })
+        .collect();
     (rules.earlier_placements, rules.placed_kinds) = overlaps::earlier_placements(&rules);
     rules.lean = rules.general_make_reasons().is_empty();
     Ok(rules)

@@ -415,7 +415,10 @@ impl<B> Emit<B> for Judged<'_, '_, B> {
         if self.captures_only && !m.is_capture() {
             return ControlFlow::Continue(());
         }
-        if self.rules.overlaps && self.state.shadowed(self.rules, self.side, m) {
+        if self.rules.overlaps
+            && self.rules.may_yield[m.rule() as usize]
+            && self.state.shadowed(self.rules, self.side, m)
+        {
             return ControlFlow::Continue(());
         }
         if self.rules.special {
