@@ -216,9 +216,16 @@ pub(crate) fn expand<B>(
 #[inline]
 pub(crate) fn after_make(state: &mut State, rules: &Rules, m: Move, moved: u8) {
     let mut irreversible = rules.resets_idle.get(moved as usize) == Some(&true);
-    irreversible |= Ghosts::after_make(state, rules, m, moved);
-    irreversible |= Choices::after_make(state, rules, m, moved);
-    irreversible |= Compounds::after_make(state, rules, m, moved);
+    // Each asked only where used: a test of a set of 1,024 cells is not free.
+    if Ghosts::used(rules) {
+        irreversible |= Ghosts::after_make(state, rules, m, moved);
+    }
+    if Choices::used(rules) {
+        irreversible |= Choices::after_make(state, rules, m, moved);
+    }
+    if Compounds::used(rules) {
+        irreversible |= Compounds::after_make(state, rules, m, moved);
+    }
     if irreversible && rules.history {
         state.idle = 0;
     }
