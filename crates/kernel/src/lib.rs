@@ -12,6 +12,10 @@
 //! 3. **The tables play reads** ([`Rules`]): target lists and bitboard step groups, capture and
 //!    blocking bit tables, end rules as arrival sets and counter comparisons, and what cannot
 //!    be tabulated kept as expressions to evaluate during play.
+//!    Each construct beyond a piece's own pattern (placements, passes, second parts,
+//!    effects, royal pieces, captures of a passing piece, compound moves, choices of
+//!    promotion) is one module of `construct/` behind one internal interface: its checks, its
+//!    tables, its moves and its part of make.
 //! 4. **The position** ([`Position`]): the state, generation (allocation-free, by callback
 //!    that can stop early, or into a [`MoveList`]), `make_unchecked`/`unmake_unchecked`, the
 //!    end checks, and perft and playouts. [`Position::play`] and [`Game`] check moves from
