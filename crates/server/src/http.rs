@@ -574,11 +574,17 @@ async fn ws(
     upgrade
         .max_message_size(app.max_body)
         .max_frame_size(app.max_body)
+        .read_buffer_size(WS_READ_BUFFER)
         .on_upgrade(move |socket| async move {
             session(app, id, socket, first, pushes).await;
             drop(permit);
         })
 }
+
+/// What a WebSocket reads into at a time (tungstenite's default is 128 KiB, allocated for
+/// every socket: 50 MB for 400 sockets). A client sends moves of a few hundred bytes; a longer
+/// message (up to `--max-body`) still reads whole, in more than one read.
+pub const WS_READ_BUFFER: usize = 4096;
 
 /// Sends a message within `limit` (a client that reads nothing cannot hold the session);
 /// whether it was sent.

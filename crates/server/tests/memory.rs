@@ -2,8 +2,8 @@
 //! counts the bytes live and their peak; the server runs in-process): a burst of game
 //! creations takes at most a few packs' compilations at once, not one per request in flight
 //! (200 creations at once once took the server from 9 to 758 MiB, and glibc kept it); a game
-//! held in memory keeps a bounded amount per move; the compiled packs are shared by their
-//! games and leave memory with the last of them.
+//! held in memory keeps a bounded amount per move; a WebSocket costs a few KiB; the compiled
+//! packs are shared by their games and leave memory with the last of them.
 //!
 //! One test function, so that nothing else allocates in the process meanwhile.
 
@@ -136,6 +136,34 @@ async fn memory_is_bounded_by_construction() {
     // The games of one pack share its compiled rules: 42 games, one pack in memory.
     let index: serde_json::Value = c.get("/").await.expect("GET /").json().expect("json");
     assert_eq!(index["packs_in_memory"], 1, "{index}");
+
+    // A WebSocket costs the server a few KiB, not tungstenite's 128 KiB read buffer (the
+    // clients here read into 4 KiB too, so that what is counted is the server's).
+    settle().await;
+    let base = live();
+    let mut watchers = Vec::new();
+    for _ in 0..50 {
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(4096);
+        let (mut w, _) = tokio_tungstenite::connect_async_with_config(
+            format!("ws://{addr}/games/{}/ws", first.state.id),
+            Some(config),
+            false,
+        )
+        .await
+        .expect("the WebSocket connects");
+        next_state(&mut w).await;
+        watchers.push(w);
+    }
+    settle().await;
+    let per_socket = (live() - base) / 50;
+    println!("a WebSocket and its client: {per_socket} B");
+    assert!(
+        per_socket < 64 * KIB,
+        "a WebSocket and its client take {} KiB",
+        per_socket / KIB
+    );
+    drop(watchers);
 
     // A game held in memory (watched) keeps a bounded amount a move: its events and the
     // kernel's history, not states, pushes or legal move lists.
