@@ -20,6 +20,9 @@ pub struct ServerInfo {
     pub api: String,
     /// How many games this process holds in memory.
     pub games_in_memory: usize,
+    /// How many compiled packs this process holds in memory (the games of one pack share
+    /// it; it leaves memory with the last of them).
+    pub packs_in_memory: usize,
 }
 
 /// `GET /packs`: the packs the server offers.
@@ -626,7 +629,8 @@ pub struct LayoutPiece {
 }
 
 /// `POST /playground/check` and `POST /playground/games`: a pack as text, as pasted in the
-/// playground. It is untrusted: see [`crate::playground`] for its limits.
+/// playground. It is untrusted: it is loaded and tried within a time limit (and, as
+/// `ply serve` runs it, in a worker process under CPU-time and memory limits).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PastedPack {

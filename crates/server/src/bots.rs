@@ -6,6 +6,15 @@
 //! starts it, and so does any process that loads the game again (after a restart, or another
 //! process on the same database), so its seat never waits for ever. It declines every request
 //! to take back a move.
+//!
+//! Engines start lazily, when their game is loaded, not all at once when a server starts:
+//! whoever waits for an engine's move touches the game (the web board opens its WebSocket
+//! again when the connection is lost, a script reads the state or moves), and that starts the
+//! engine, which moves within its time. Starting every stored engine at start-up would load
+//! every game with an engine, abandoned ones included, search for players who are gone, and,
+//! with several processes on one database, start each engine once per process restarted. A
+//! game its player left leaves memory after the server's `keep_idle_games` (its engine does
+//! not count as a watcher), which ends the engine's task; it starts again with the game.
 
 use crate::api::{EngineSeat, GameStatus, MoveText};
 use crate::games::{Hub, Refusal};

@@ -134,7 +134,17 @@ pub struct Hub {
     expire: Option<Duration>,
     /// The games whose engine plays in this process.
     engines: Mutex<std::collections::HashSet<String>>,
+    /// Places for compiling packs (see [`COMPILES_AT_ONCE`]).
+    compiles: tokio::sync::Semaphore,
 }
+
+/// How many packs a server compiles at once (a game's pack when it is created or loaded
+/// again from the store), each on a blocking thread. Compiling takes a pack's tables (a few
+/// megabytes for a board of 63 cells) for a moment: a burst of creations takes at most this
+/// many times that, never one per request in flight. A game keeps no compiled pack of its
+/// own: the games of one pack (one resolved text) share it, and it is dropped from memory
+/// with the last of them.
+pub const COMPILES_AT_ONCE: usize = 2;
 
 fn sha256_hex(data: &[u8]) -> String {
     Sha256::digest(data)
@@ -408,6 +418,7 @@ impl Hub {
             displays: Mutex::new(HashMap::new()),
             expire,
             engines: Mutex::new(Default::default()),
+            compiles: tokio::sync::Semaphore::new(COMPILES_AT_ONCE),
         });
         if let Some(mut changes) = hub.store.changes() {
             let weak = Arc::downgrade(&hub);
@@ -472,19 +483,95 @@ impl Hub {
     }
 
     /// Drops from memory the games idle for `keep_idle` that no request holds and nobody
-    /// watches. Safe at any time: a request still holding a dropped game can only store at a
-    /// version the store does not have yet.
+    /// watches (the game's own engine, which watches it too, does not count: a game left by
+    /// its player is dropped, which ends its engine's task, and loading it again starts the
+    /// engine again). Safe at any time: a request still holding a dropped game can only store
+    /// at a version the store does not have yet.
     fn evict(&self, keep_idle: Duration) {
         let now = self.now_ms();
         let idle = keep_idle.as_millis() as u64;
+        let engines = self
+            .engines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         self.live
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .retain(|_, l| {
+            .retain(|id, l| {
+                let own = usize::from(engines.contains(id));
                 Arc::strong_count(l) > 1
-                    || l.pushes.receiver_count() > 0
+                    || l.pushes.receiver_count() > own
                     || now.saturating_sub(l.used.load(Ordering::Relaxed)) < idle
             });
+        self.forget_unused_packs();
+    }
+
+    /// Drops the compiled packs that no game in memory (nor a request, nor an engine) holds,
+    /// and their displays: the packs kept are as many as the games' distinct packs.
+    fn forget_unused_packs(&self) {
+        let mut rules = self.rules.lock().unwrap_or_else(|e| e.into_inner());
+        rules.retain(|_, r| Arc::strong_count(r) > 1);
+        self.displays
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|sha, _| rules.contains_key(sha));
+    }
+
+    /// How many compiled packs are in memory.
+    pub fn packs_in_memory(&self) -> usize {
+        self.rules.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// Runs `work` (compiling a pack) on a blocking thread, at most [`COMPILES_AT_ONCE`] at
+    /// once.
+    async fn compiling<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Hub) -> T + Send + 'static,
+    ) -> Result<T, Refusal> {
+        let failed = || Refusal::new(500, "compiling the pack failed");
+        let _place = self.compiles.acquire().await.map_err(|_| failed())?;
+        let hub = self.me.upgrade().ok_or_else(failed)?;
+        tokio::task::spawn_blocking(move || work(&hub))
+            .await
+            .map_err(|_| failed())
+    }
+
+    /// The compiled rules of a game's resolved pack text, shared by every game of that text:
+    /// from memory, else compiled from the text (which must load by itself) and kept, with
+    /// the pack's display. `loaded` is the pack as it was loaded, if it was loaded from that
+    /// very text (then it is kept as it is).
+    fn shared_rules(
+        &self,
+        name: &str,
+        resolved: &str,
+        sha: &str,
+        loaded: Option<ply_lang::Pack>,
+    ) -> Result<Arc<Rules>, Refusal> {
+        if let Some(r) = self
+            .rules
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(sha)
+        {
+            return Ok(r.clone());
+        }
+        let pack = match loaded {
+            Some(p) => p,
+            None => load_panic_safe(&format!("{name}.toml"), resolved, &Options::new())
+                .map_err(|e| Refusal::new(500, format!("the resolved pack does not load: {e}")))?,
+        };
+        self.displays
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(sha.to_string(), pack.display);
+        Ok(self
+            .rules
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(sha.to_string())
+            .or_insert(pack.rules)
+            .clone())
     }
 
     /// How many games are in memory.
@@ -631,13 +718,33 @@ impl Hub {
             ));
         };
         let options = options_of(&req.options);
-        // The pack file's own name, so that `extends` is found beside it.
-        let pack = std::panic::catch_unwind(|| ply_lang::load_with(&path, &options))
-            .map_err(|_| Refusal::new(422, "the pack's loader crashed"))?
-            .map_err(|e| Refusal::new(422, e.render(false)))?;
-        check_resolved(&req.pack, &pack)?;
-        self.start(&req.pack, &req.options, &pack, req.engine.as_ref())
-            .await
+        let name = req.pack.clone();
+        // Compiled on a blocking thread, at most COMPILES_AT_ONCE at once; only the shared
+        // rules outlive it.
+        let (resolved, sha, rules) = self
+            .compiling(move |hub| {
+                // The pack file's own name, so that `extends` is found beside it.
+                let pack = std::panic::catch_unwind(|| ply_lang::load_with(&path, &options))
+                    .map_err(|_| Refusal::new(422, "the pack's loader crashed"))?
+                    .map_err(|e| Refusal::new(422, e.render(false)))?;
+                let resolved = pack.resolved.clone();
+                let sha = sha256_hex(resolved.as_bytes());
+                drop(pack);
+                // The resolved text is the game's pack from the moment it starts: it must
+                // load by itself (checked once for each text).
+                let rules = hub.shared_rules(&name, &resolved, &sha, None)?;
+                Ok::<_, Refusal>((resolved, sha, rules))
+            })
+            .await??;
+        self.start(
+            &req.pack,
+            &req.options,
+            resolved,
+            sha,
+            rules,
+            req.engine.as_ref(),
+        )
+        .await
     }
 
     /// `POST /playground/games`: a game of a pasted pack, checked as `POST /playground/check`
@@ -647,29 +754,44 @@ impl Hub {
         req: PastedPack,
         settings: crate::playground::Settings,
     ) -> Result<CreatedGame, Refusal> {
+        // Loaded from its resolved text (after the worker checked it).
         let pack = crate::playground::load_checked(self.packs.clone(), &req, settings).await?;
+        let resolved = pack.resolved.clone();
+        let sha = sha256_hex(resolved.as_bytes());
+        let rules = {
+            let text = resolved.clone();
+            let sha = sha.clone();
+            self.compiling(move |hub| {
+                hub.shared_rules(crate::playground::PASTED_NAME, &text, &sha, Some(pack))
+            })
+            .await??
+        };
         self.start(
             crate::playground::PASTED_NAME,
             &req.options,
-            &pack,
+            resolved,
+            sha,
+            rules,
             req.engine.as_ref(),
         )
         .await
     }
 
-    /// Stores a new game of a loaded pack (its resolved text checked by [`check_resolved`]),
+    /// Stores a new game of a pack's resolved text (of that SHA-256, compiled to `rules`),
     /// with an engine on one seat if asked.
     async fn start(
         &self,
         name: &str,
         options: &BTreeMap<String, OptionJson>,
-        pack: &ply_lang::Pack,
+        resolved: String,
+        sha: String,
+        rules: Arc<Rules>,
         engine: Option<&EngineSeat>,
     ) -> Result<CreatedGame, Refusal> {
         let bot = engine
-            .map(|e| crate::bots::read_seat(e, &pack.rules))
+            .map(|e| crate::bots::read_seat(e, &rules))
             .transpose()?;
-        let core = pack.rules.core();
+        let core = rules.core();
         // Stored with its seat named, so that it plays the same seat when loaded again.
         let stored_engine = engine.zip(bot.as_ref()).map(|(e, (_, seat))| {
             serde_json::to_string(&EngineSeat {
@@ -678,13 +800,12 @@ impl Hub {
             })
             .unwrap_or_default()
         });
-        let resolved = pack.resolved.clone();
         let tokens = [random_hex(16)?, random_hex(16)?];
         let meta = NewGame {
             id: random_hex(8)?,
             pack_name: name.to_string(),
             options: serde_json::to_string(options).unwrap_or_default(),
-            pack_sha256: sha256_hex(resolved.as_bytes()),
+            pack_sha256: sha,
             pack_text: resolved,
             token_hashes: [
                 sha256_hex(tokens[0].as_bytes()),
@@ -714,7 +835,7 @@ impl Hub {
         let rules = st.rules.clone();
         let meta = st.meta.clone();
         drop(st);
-        let display = self.display_for(&meta)?;
+        let display = self.display_for(&meta).await?;
         Ok(layout_of(&rules, &display))
     }
 
@@ -784,7 +905,7 @@ impl Hub {
 
     /// What the stored pack's `[display]` asks for (read again from the stored text: the
     /// compiled rules do not keep it).
-    fn display_for(&self, meta: &NewGame) -> Result<ply_lang::Display, Refusal> {
+    async fn display_for(&self, meta: &NewGame) -> Result<ply_lang::Display, Refusal> {
         if let Some(d) = self
             .displays
             .lock()
@@ -793,20 +914,16 @@ impl Hub {
         {
             return Ok(d.clone());
         }
-        let pack = load_panic_safe(
-            &format!("{}.toml", meta.pack_name),
-            &meta.pack_text,
-            &Options::new(),
-        )
-        .map_err(|_| Refusal::new(500, "the game's stored pack does not load"))?;
-        self.displays
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(meta.pack_sha256.clone(), pack.display.clone());
+        let (name, text) = (meta.pack_name.clone(), meta.pack_text.clone());
+        let pack = self
+            .compiling(move |_| load_panic_safe(&format!("{name}.toml"), &text, &Options::new()))
+            .await?
+            .map_err(|_| Refusal::new(500, "the game's stored pack does not load"))?;
         Ok(pack.display)
     }
 
-    fn rules_for(&self, meta: &NewGame) -> Result<Arc<Rules>, Refusal> {
+    /// The compiled rules of a stored game's pack (shared, see [`Hub::shared_rules`]).
+    async fn rules_for(&self, meta: &NewGame) -> Result<Arc<Rules>, Refusal> {
         if let Some(r) = self
             .rules
             .lock()
@@ -819,20 +936,19 @@ impl Hub {
             tracing::error!("game {}: the stored pack's hash differs", meta.id);
             return Err(Refusal::new(500, "the game's stored pack is damaged"));
         }
-        let pack = load_panic_safe(
-            &format!("{}.toml", meta.pack_name),
-            &meta.pack_text,
-            &Options::new(),
-        )
-        .map_err(|e| {
-            tracing::error!("game {}: its stored pack does not load: {e}", meta.id);
-            Refusal::new(500, "the game's stored pack does not load")
-        })?;
-        self.rules
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(meta.pack_sha256.clone(), pack.rules.clone());
-        Ok(pack.rules)
+        let (id, name, text, sha) = (
+            meta.id.clone(),
+            meta.pack_name.clone(),
+            meta.pack_text.clone(),
+            meta.pack_sha256.clone(),
+        );
+        self.compiling(move |hub| {
+            hub.shared_rules(&name, &text, &sha, None).map_err(|r| {
+                tracing::error!("game {id}: its stored pack does not load: {}", r.body);
+                Refusal::new(500, "the game's stored pack does not load")
+            })
+        })
+        .await?
     }
 
     /// The game in memory, loaded from the store the first time.
@@ -861,7 +977,7 @@ impl Hub {
                 None => unknown(),
             });
         };
-        let rules = self.rules_for(&meta)?;
+        let rules = self.rules_for(&meta).await?;
         let engine = meta.engine.clone();
         let options = serde_json::from_str(&meta.options).map_err(|e| {
             tracing::error!("game {id}: its stored options are damaged: {e}");
@@ -903,8 +1019,14 @@ impl Hub {
     /// the game is created, and when it is loaded again (after a restart, or in another
     /// process on the same database), so that an engine's seat never waits for ever.
     async fn play_engine(&self, live: &Live, engine: &str) {
-        let st = live.state.lock().await;
-        let id = st.meta.id.clone();
+        let (id, name, text) = {
+            let st = live.state.lock().await;
+            (
+                st.meta.id.clone(),
+                st.meta.pack_name.clone(),
+                st.meta.pack_text.clone(),
+            )
+        };
         if !self
             .engines
             .lock()
@@ -913,18 +1035,21 @@ impl Hub {
         {
             return;
         }
-        let started = (|| {
-            let seat: EngineSeat = serde_json::from_str(engine)
-                .map_err(|e| format!("its stored engine is not readable: {e}"))?;
-            let pack = load_panic_safe(
-                &format!("{}.toml", st.meta.pack_name),
-                &st.meta.pack_text,
-                &Options::new(),
-            )?;
-            let (spec, player) =
-                crate::bots::read_seat(&seat, &pack.rules).map_err(|r| r.body.to_string())?;
-            Ok::<_, String>((spec, player, crate::bots::evaluation(&pack)))
-        })();
+        let engine = engine.to_string();
+        // The pack is compiled again for the engine's evaluation (the shared rules do not
+        // keep it), like any compilation: on a blocking thread, a few at once.
+        let started = self
+            .compiling(move |_| {
+                let seat: EngineSeat = serde_json::from_str(&engine)
+                    .map_err(|e| format!("its stored engine is not readable: {e}"))?;
+                let pack = load_panic_safe(&format!("{name}.toml"), &text, &Options::new())?;
+                let (spec, player) =
+                    crate::bots::read_seat(&seat, &pack.rules).map_err(|r| r.body.to_string())?;
+                Ok::<_, String>((spec, player, crate::bots::evaluation(&pack)))
+            })
+            .await
+            .map_err(|r| r.body.to_string())
+            .and_then(|r| r);
         match started {
             Ok((spec, player, eval)) => {
                 crate::bots::spawn(self.me.clone(), id, player, spec, eval);

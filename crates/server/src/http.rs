@@ -255,6 +255,7 @@ async fn index(State(app): State<App>, headers: HeaderMap) -> Response {
             version: env!("CARGO_PKG_VERSION").into(),
             api: "/openapi.json".into(),
             games_in_memory: app.hub.games_in_memory(),
+            packs_in_memory: app.hub.packs_in_memory(),
         },
     )
 }
@@ -573,11 +574,17 @@ async fn ws(
     upgrade
         .max_message_size(app.max_body)
         .max_frame_size(app.max_body)
+        .read_buffer_size(WS_READ_BUFFER)
         .on_upgrade(move |socket| async move {
             session(app, id, socket, first, pushes).await;
             drop(permit);
         })
 }
+
+/// What a WebSocket reads into at a time (tungstenite's default is 128 KiB, allocated for
+/// every socket: 50 MB for 400 sockets). A client sends moves of a few hundred bytes; a longer
+/// message (up to `--max-body`) still reads whole, in more than one read.
+pub const WS_READ_BUFFER: usize = 4096;
 
 /// Sends a message within `limit` (a client that reads nothing cannot hold the session);
 /// whether it was sent.
@@ -862,10 +869,82 @@ pub fn openapi_json() -> &'static str {
     static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     TEXT.get_or_init(|| {
         use utoipa::OpenApi;
-        let mut text = ApiDoc::openapi()
+        let text = ApiDoc::openapi()
             .to_pretty_json()
             .unwrap_or_else(|e| format!("{{\"error\": \"the description failed: {e}\"}}"));
+        let mut text = plain_links(&text);
         text.push('\n');
         text
     })
+}
+
+/// The descriptions utoipa takes from doc comments, without rustdoc's links: a link to a
+/// constant is its value (`[`MAX_INLINE_LEGAL`]` is `500`), a link to a type or a field is
+/// its name in code (`[`Board::cells`]` is `` `Board.cells` ``, as the API names it), a
+/// link with text (`[text](target)`) is its text. Rustdoc links are written only as these;
+/// their text holds no `"` or `\`, so the JSON text stays valid.
+pub fn plain_links(text: &str) -> String {
+    let values: [(&str, String); 3] = [
+        (
+            "MAX_ENGINE_TIME",
+            humantime::format_duration(crate::bots::MAX_ENGINE_TIME).to_string(),
+        ),
+        ("MAX_INLINE_LEGAL", crate::api::MAX_INLINE_LEGAL.to_string()),
+        (
+            "MAX_SAFE_INTEGER",
+            format!("{} (2^53 - 1)", crate::api::MAX_SAFE_INTEGER),
+        ),
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        // `[`path`]`: a link to an item by its path.
+        if let Some(inner) = after.strip_prefix('`')
+            && let Some(end) = inner.find("`]")
+            && is_path(&inner[..end])
+        {
+            let path = &inner[..end];
+            let mut parts: Vec<&str> = path.split("::").collect();
+            // Drop the modules (lower-case segments before a type), keep `Type::field`.
+            while parts.len() > 1 && parts[0].starts_with(|c: char| c.is_ascii_lowercase()) {
+                parts.remove(0);
+            }
+            let name = parts.join(".");
+            match values.iter().find(|(n, _)| *n == name) {
+                Some((_, v)) => out.push_str(v),
+                None => {
+                    out.push('`');
+                    out.push_str(&name);
+                    out.push('`');
+                }
+            }
+            rest = &inner[end + 2..];
+            continue;
+        }
+        // `[text](target)`: its text.
+        if let Some(close) = after.find(']')
+            && let Some(target) = after[close + 1..].strip_prefix('(')
+            && let Some(end) = target.find(')')
+            && is_path(&target[..end])
+        {
+            out.push_str(&after[..close]);
+            rest = &target[end + 1..];
+            continue;
+        }
+        out.push('[');
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `s` is a Rust path (`crate::api::Board`, `MAX_INLINE_LEGAL`, `Board::cells`).
+fn is_path(s: &str) -> bool {
+    !s.is_empty()
+        && s.split("::").all(|seg| {
+            seg.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
 }

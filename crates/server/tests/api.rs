@@ -845,3 +845,71 @@ async fn seats_follow_the_packs_order_of_players() {
     let order: Vec<&str> = g.seats.players().collect();
     assert_eq!(order, ["White"], "the engine plays the second player");
 }
+
+/// 500 watchers on one game: each is pushed every version, in order, while a normal client
+/// plays it; each move is answered within a stated time (generous for a loaded two-core
+/// machine, which also runs the 500 clients).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_hundred_watchers_are_each_pushed_every_move_and_play_goes_on() {
+    use futures_util::StreamExt;
+    const WATCHERS: usize = 500;
+    const MOVES: u64 = 10;
+    let (server, _db) = start_sqlite().await;
+    let mut c = Client::new(server.addr);
+    let g = create(&mut c, "breakthrough").await;
+    let id = g.state.id.clone();
+    let mut watchers = Vec::new();
+    for _ in 0..WATCHERS {
+        let mut w = ws(server.addr, &id).await;
+        assert_eq!(next_state(&mut w).await.version, 0);
+        watchers.push(w);
+    }
+    // Each watcher reads on its own task, counting the versions it is pushed.
+    let readers: Vec<_> = watchers
+        .into_iter()
+        .map(|mut w| {
+            tokio::spawn(async move {
+                let mut seen = Vec::new();
+                while let Ok(Some(Ok(m))) =
+                    tokio::time::timeout(Duration::from_secs(30), w.next()).await
+                {
+                    if let tokio_tungstenite::tungstenite::Message::Text(t) = m
+                        && let Ok(ServerMessage::State { state }) =
+                            serde_json::from_str::<ServerMessage>(t.as_str())
+                    {
+                        seen.push(state.version);
+                        if state.version == MOVES {
+                            break;
+                        }
+                    }
+                }
+                seen
+            })
+        })
+        .collect();
+    let mut s = g.state.clone();
+    let mut slowest = Duration::ZERO;
+    for _ in 0..MOVES {
+        let m = s.legal_moves[s.version as usize % s.legal_moves.len()].clone();
+        let t = std::time::Instant::now();
+        let a = c
+            .post(
+                &format!("/games/{id}/moves"),
+                &mv(&mover_token(&g, &s), s.version, &m),
+            )
+            .await
+            .expect("POST");
+        slowest = slowest.max(t.elapsed());
+        assert_eq!(a.status, 200, "{}", a.text());
+        s = a.json().expect("state");
+    }
+    assert!(
+        slowest < Duration::from_secs(2),
+        "a move took {slowest:?} with {WATCHERS} watchers"
+    );
+    let want: Vec<u64> = (1..=MOVES).collect();
+    for r in readers {
+        assert_eq!(r.await.expect("a reader"), want, "a watcher missed a push");
+    }
+    println!("{WATCHERS} watchers: slowest move {slowest:?}, every push to every watcher");
+}

@@ -1,7 +1,9 @@
 //! `--expire-games`: a game with no move for the time given is removed from the store (its
 //! events, then the game) and from every server's memory, and is answered 410 Gone from then
 //! on (saying when it expired), while an id that never was a game stays 404; a game played
-//! meanwhile stays. On SQLite and on PostgreSQL (two servers on one database).
+//! meanwhile stays. The record of a removal is itself forgotten after the same time (the id is
+//! then 404), so that it is as bounded as the games. On SQLite and on PostgreSQL (two servers
+//! on one database).
 
 mod common;
 
@@ -14,14 +16,15 @@ use std::time::{Duration, Instant};
 
 const EXPIRE: Duration = Duration::from_millis(1500);
 
-/// Plays `kept` for 4 × EXPIRE through `a` while `left` is left alone after one move (its
-/// state read through `b` too, which keeps it in `b`'s memory); then `left` is gone through
-/// both servers and `kept` is not.
+/// Plays `kept` through `a` while `left` is left alone after one move (its state read through
+/// `b` too, which keeps it in `b`'s memory), until `left` is gone (410) through `a`, within
+/// 4 × EXPIRE; then `left` is gone through both servers and `kept` is not.
 async fn the_left_game_expires(a: SocketAddr, b: SocketAddr) -> (String, String) {
     let mut ca = Client::new(a);
     let mut cb = Client::new(b);
     let left: CreatedGame = create(&mut ca, "breakthrough").await;
-    let kept: CreatedGame = create(&mut ca, "breakthrough").await;
+    // Jungle's games are long: it is played on for the whole test.
+    let kept: CreatedGame = create(&mut ca, "jungle").await;
     let m = left.state.legal_moves[0].clone();
     let first = ca
         .post(
@@ -38,22 +41,28 @@ async fn the_left_game_expires(a: SocketAddr, b: SocketAddr) -> (String, String)
     assert_eq!(seen.status, 200, "{}", seen.text());
     let mut s = kept.state.clone();
     let start = Instant::now();
-    while start.elapsed() < EXPIRE * 4 {
-        tokio::time::sleep(EXPIRE / 6).await;
-        if s.status != ply_server::api::GameStatus::Playing {
+    loop {
+        tokio::time::sleep(EXPIRE / 10).await;
+        let status = ca
+            .get(&format!("/games/{}", left.state.id))
+            .await
+            .expect("GET")
+            .status;
+        if status == 410 {
             break;
         }
-        let m = s.legal_moves[s.version as usize % s.legal_moves.len()].clone();
-        let a = ca
-            .post(
-                &format!("/games/{}/moves", s.id),
-                &mv(&mover_token(&kept, &s), s.version, &m),
-            )
-            .await
-            .expect("POST");
-        assert_eq!(a.status, 200, "{}", a.text());
-        s = a.json().expect("state");
+        assert_eq!(status, 200, "the left game is there until it is removed");
+        assert!(
+            start.elapsed() < EXPIRE * 4,
+            "the left game was not removed within 4 x {EXPIRE:?}"
+        );
+        s = play_on(&mut ca, &kept, s).await;
     }
+    assert!(
+        start.elapsed() >= EXPIRE,
+        "removed after {:?}, before its time",
+        start.elapsed()
+    );
     let before = std::time::SystemTime::now();
     for c in [&mut ca, &mut cb] {
         let gone = c
@@ -118,7 +127,56 @@ async fn the_left_game_expires(a: SocketAddr, b: SocketAddr) -> (String, String)
             .expect("the played game");
         assert_eq!(here.version, s.version);
     }
+    // The record of the removal is kept as long as the games are: then the id is unknown
+    // (404) like any other, and the record is gone from the store.
+    let removed = Instant::now();
+    for c in [&mut ca, &mut cb] {
+        loop {
+            let a = c
+                .get(&format!("/games/{}", left.state.id))
+                .await
+                .expect("GET");
+            if a.status == 404 {
+                assert!(
+                    a.json::<ErrorBody>()
+                        .expect("an error")
+                        .expired_at
+                        .is_none()
+                );
+                break;
+            }
+            assert_eq!(a.status, 410, "{}", a.text());
+            assert!(
+                removed.elapsed() < EXPIRE * 4,
+                "the record of a removal is kept past 4 x {EXPIRE:?}"
+            );
+            tokio::time::sleep(EXPIRE / 10).await;
+            s = play_on(c, &kept, s).await;
+        }
+    }
+    assert!(
+        removed.elapsed() >= EXPIRE / 2,
+        "the record of a removal was forgotten after {:?}",
+        removed.elapsed()
+    );
     (left.state.id, kept.state.id)
+}
+
+/// One more move of `kept` (so that it never expires), unless it is over.
+async fn play_on(c: &mut Client, kept: &CreatedGame, s: GameState) -> GameState {
+    if s.status != ply_server::api::GameStatus::Playing {
+        return s;
+    }
+    let m = s.legal_moves[s.version as usize % s.legal_moves.len()].clone();
+    let a = c
+        .post(
+            &format!("/games/{}/moves", s.id),
+            &mv(&mover_token(kept, &s), s.version, &m),
+        )
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 200, "{}", a.text());
+    a.json().expect("state")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -150,6 +208,12 @@ async fn on_sqlite_a_game_left_alone_is_removed() {
             .expect("count");
         assert_eq!(e, events, "events of {id}");
     }
+    let records: i64 = conn
+        .query_row("SELECT COUNT(*) FROM expired WHERE id = ?1", [&left], |r| {
+            r.get(0)
+        })
+        .expect("count");
+    assert_eq!(records, 0, "the record of the removal is forgotten");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -183,6 +247,15 @@ async fn on_postgres_a_game_left_alone_is_removed_for_every_server() {
         assert_eq!(row.get::<_, i64>(0), games, "game {id}");
         assert_eq!(row.get::<_, i64>(1) > 0, games > 0, "events of {id}");
     }
+    let records: i64 = client
+        .query_one(
+            &format!("SELECT COUNT(*) FROM \"{schema}\".expired WHERE id = $1"),
+            &[&left],
+        )
+        .await
+        .expect("count")
+        .get(0);
+    assert_eq!(records, 0, "the record of the removal is forgotten");
     drop_schema(&schema).await;
 }
 

@@ -209,6 +209,42 @@ fn the_checked_in_openapi_file_is_the_generated_one() {
     );
 }
 
+/// The descriptions come from doc comments: rustdoc's links are turned into plain text (a
+/// constant's value, a type's or field's name), so none is left in what clients read.
+#[test]
+fn descriptions_carry_no_rustdoc_links() {
+    use ply_server::http::plain_links;
+    assert_eq!(
+        plain_links("at most [`crate::bots::MAX_ENGINE_TIME`], the first [`MAX_INLINE_LEGAL`]"),
+        "at most 5s, the first 500"
+    );
+    assert_eq!(
+        plain_links("as in [`Board::cells`], a [`crate::api::GameState`] or [see](crate::x::Y)"),
+        "as in `Board.cells`, a `GameState` or see"
+    );
+    // What is not a link is left alone.
+    let plain = r#"`cells[row][col]`, a path (`[\"c1\", \"c3\"]`), [a] [`not a path`]"#;
+    assert_eq!(plain_links(plain), plain);
+    let text = ply_server::http::openapi_json();
+    for bad in ["[`", "`]", "](", "crate::"] {
+        let at = text
+            .find(bad)
+            .map(|i| &text[i.saturating_sub(80)..(i + 80).min(text.len())]);
+        assert!(at.is_none(), "a rustdoc link in the description: {at:?}");
+    }
+    let doc = spec().doc;
+    let legal = &doc["components"]["schemas"]["GameState"]["properties"]["legal_moves"];
+    assert!(
+        legal["description"]
+            .as_str()
+            .is_some_and(|d| d.contains(&format!(
+                "first\n{} of them",
+                ply_server::api::MAX_INLINE_LEGAL
+            ))),
+        "{legal}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_openapi_file_describes_what_the_server_does() {
     let spec = spec();

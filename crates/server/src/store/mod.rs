@@ -164,7 +164,10 @@ pub trait Store: Send + Sync + 'static {
     ) -> BoxFuture<'a, Result<Appended, StoreError>>;
     /// Removes the games (their events, then the game) created before `before_ms` and with no
     /// event stored since (times in milliseconds since the Unix epoch), at most
-    /// [`EXPIRE_BATCH`] a call; answers the ids removed.
+    /// [`EXPIRE_BATCH`] a call; answers the ids removed. Each removal is recorded (for
+    /// [`Store::expired`]), and the records of removals made before `before_ms` are forgotten
+    /// (at most [`EXPIRE_BATCH`] a call): a removed game is told apart from one that never
+    /// was for as long as games are kept, so the records stay as bounded as the games.
     fn expire<'a>(&'a self, before_ms: i64) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
     /// When the game of that id was removed by [`Store::expire`], if it was (in milliseconds
     /// since the Unix epoch).

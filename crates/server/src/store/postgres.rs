@@ -90,7 +90,8 @@ fn schema_sql(schema: Option<&str>) -> String {
         CREATE TABLE IF NOT EXISTS expired (
             id TEXT PRIMARY KEY,
             expired_ms BIGINT NOT NULL
-        );"
+        );
+        CREATE INDEX IF NOT EXISTS expired_at ON expired (expired_ms);"
     )
 }
 
@@ -315,9 +316,8 @@ impl Store for PostgresStore {
         after: u64,
     ) -> BoxFuture<'a, Result<Vec<Event>, StoreError>> {
         Box::pin(async move {
-            let rows = self
-                .client()
-                .await?
+            let client = self.client().await?;
+            let rows = client
                 .query(
                     "SELECT version, seat, kind, body, idempotency_key, at_ms FROM events
                      WHERE game_id = $1 AND version > $2 ORDER BY version",
@@ -398,9 +398,8 @@ impl Store for PostgresStore {
         Box::pin(async move {
             // One statement: the games chosen (locked, skipping those another process is
             // removing), their events, then the games.
-            let rows = self
-                .client()
-                .await?
+            let client = self.client().await?;
+            let rows = client
                 .query(
                     "WITH gone AS (
                          SELECT id FROM games g WHERE created_ms < $1 AND NOT EXISTS
@@ -412,6 +411,14 @@ impl Store for PostgresStore {
                          ON CONFLICT (id) DO UPDATE SET expired_ms = EXCLUDED.expired_ms)
                      SELECT id FROM removed",
                     &[&before_ms, &super::EXPIRE_BATCH, &super::now_ms()],
+                )
+                .await?;
+            // The records of removals older than the games' own time are forgotten.
+            client
+                .execute(
+                    "DELETE FROM expired WHERE id IN
+                         (SELECT id FROM expired WHERE expired_ms < $1 LIMIT $2)",
+                    &[&before_ms, &super::EXPIRE_BATCH],
                 )
                 .await?;
             Ok(rows.iter().map(|r| r.get(0)).collect())

@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS expired (
     id TEXT PRIMARY KEY,
     expired_ms INTEGER NOT NULL
 );
+CREATE INDEX IF NOT EXISTS expired_at ON expired (expired_ms);
 ";
 
 /// How long a call waits for SQLite's write lock (another process may hold it) before it
@@ -396,6 +397,12 @@ impl Store for SqliteStore {
                     params![id, now],
                 )?;
             }
+            // The records of removals older than the games' own time are forgotten.
+            tx.execute(
+                "DELETE FROM expired WHERE id IN
+                     (SELECT id FROM expired WHERE expired_ms < ?1 LIMIT ?2)",
+                params![before_ms, super::EXPIRE_BATCH],
+            )?;
             tx.commit()?;
             Ok(ids)
         }))
