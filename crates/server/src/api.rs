@@ -367,6 +367,10 @@ pub struct GameState {
     pub last_path: Option<Vec<String>>,
     /// A pending request to take back the last move, if any.
     pub undo_request: Option<UndoOffer>,
+    /// The cells of the side to move's royal pieces that the other side attacks (the side to
+    /// move is in check); empty when none is, or when the game has no royal kind.
+    #[serde(default)]
+    pub check: Vec<String>,
 }
 
 /// The most legal moves a state lists; past it, `GET /games/{id}/legal` pages them.
@@ -571,6 +575,17 @@ pub struct Layout {
     pub zones: Vec<LayoutZone>,
     /// Every piece that may appear, by code.
     pub pieces: Vec<LayoutPiece>,
+    /// The board's style: `plain`, `checkered`, `intersections` or `holes` (the pack's
+    /// `[display] board`, `plain` without one).
+    #[serde(default = "plain")]
+    pub style: String,
+    /// Cells marked with a point (go-style star points), by name.
+    #[serde(default)]
+    pub stars: Vec<String>,
+}
+
+fn plain() -> String {
+    "plain".to_string()
 }
 
 /// A player, as a board draws it.
@@ -606,6 +621,10 @@ pub struct LayoutZone {
     pub colour: Option<String>,
     /// The glyph the pack asks for instead of the mark.
     pub glyph: Option<String>,
+    /// How the zone is drawn: `tint` (its cells coloured; also when `null`), `none`,
+    /// `diagonals` (the diagonals of its rectangle) or `river` (a band across the board).
+    #[serde(default)]
+    pub draw: Option<String>,
 }
 
 /// A piece: a kind and an owner.
@@ -619,10 +638,16 @@ pub struct LayoutPiece {
     pub letter: String,
     /// The owner's name.
     pub owner: String,
-    /// The glyph the pack asks for instead of the letter.
+    /// The glyph the pack asks for instead of the letter (the owner's own, when the pack
+    /// gives one by owner).
     pub glyph: Option<String>,
     /// The colour the pack asks for.
     pub colour: Option<String>,
+    /// The image the pack asks for: `disc`, `ring`, `stone`, `stack`, `chess:K` ...
+    /// `chess:C`, `xiangqi` or `shogi` (see `ply_lang::PIECE_IMAGES`); `null` draws the
+    /// glyph or letter on a plain token.
+    #[serde(default)]
+    pub image: Option<String>,
 }
 
 /// `POST /playground/check` and `POST /playground/games`: a pack as text, as pasted in the

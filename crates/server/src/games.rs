@@ -269,6 +269,10 @@ impl LiveState {
             .last_move()
             .map(|m| path_of(rules, &move_text(rules, &m)));
         let name = |p: Player| core.player_name(p).to_string();
+        let check = match status {
+            Status::ToMove(p) => royal_in_check(rules, pos, p),
+            _ => Vec::new(),
+        };
         GameState {
             id: self.meta.id.clone(),
             version: self.version,
@@ -298,6 +302,7 @@ impl LiveState {
                     takes_back: move_text(rules, &self.game.last_move()?),
                 })
             }),
+            check,
         }
     }
 
@@ -1346,6 +1351,7 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
                 mark: z.mark.map(|m| m.to_string()),
                 colour: style.colour.clone(),
                 glyph: style.glyph.clone(),
+                draw: style.draw.clone(),
             });
         }
     }
@@ -1375,8 +1381,13 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
                 kind: rules.kind_name(k).to_string(),
                 letter: core.kind_letter(k).to_string(),
                 owner: player_name(p),
-                glyph: style.glyph,
+                glyph: style
+                    .glyphs
+                    .get(core.player_name(p))
+                    .cloned()
+                    .or(style.glyph),
                 colour: style.colour,
+                image: style.image,
             });
         }
     }
@@ -1398,7 +1409,36 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
         cells,
         zones,
         pieces,
+        style: display.board.clone().unwrap_or_else(|| "plain".to_string()),
+        stars: display.stars.clone(),
     }
+}
+
+/// The cells of `side`'s royal pieces that the other side's moves reach (the pieces that are
+/// in check), by name; empty without a royal kind.
+fn royal_in_check(rules: &Rules, pos: &ply_kernel::Position, side: Player) -> Vec<String> {
+    let Some(royal) = rules.royal_kind() else {
+        return Vec::new();
+    };
+    let own: Vec<Cell> = pos
+        .pieces()
+        .filter(|(_, p)| p.kind() == royal && p.owner() == side)
+        .map(|(c, _)| c)
+        .collect();
+    if own.is_empty() {
+        return Vec::new();
+    }
+    let Ok(replies) = pos.moves_of(side.other()) else {
+        return Vec::new();
+    };
+    let g = rules.geometry();
+    let mut hit: Vec<String> = own
+        .into_iter()
+        .filter(|c| replies.iter().any(|m| pos.path(m).contains(c)))
+        .map(|c| g.name(c).to_string())
+        .collect();
+    hit.dedup();
+    hit
 }
 
 fn json_of(v: OptionValue) -> OptionJson {

@@ -558,3 +558,92 @@ async fn a_pasted_pack_with_display_draws_as_asked() {
         "{body}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_check() {
+    let (server, _db) = start_sqlite().await;
+    let mut c = Client::new(server.addr);
+    let text = "extends = \"jungle.toml\"\n[display]\nboard = \"intersections\"\nstars = \"d5 a1\"\n\
+                [display.pieces]\nTiger = { glyph = { A = \"虎\", B = \"寅\" }, image = \"xiangqi\" }\n\
+                Rat = { glyph = \"R\", image = \"stone\" }\n\
+                [display.zones]\nwater = { draw = \"river\" }\n";
+    let a = c
+        .post("/playground/games", &pasted(text))
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 201, "{}", a.text());
+    let g: CreatedGame = a.json().expect("created");
+    let layout: Layout = c
+        .get(&format!("/games/{}/layout", g.state.id))
+        .await
+        .expect("GET")
+        .json()
+        .expect("layout");
+    assert_eq!(layout.style, "intersections");
+    assert_eq!(layout.stars, ["d5", "a1"]);
+    let piece = |code: &str| layout.pieces.iter().find(|p| p.code == code).expect(code);
+    // A glyph by owner reaches each owner's piece; one glyph reaches both.
+    assert_eq!(piece("AT").glyph.as_deref(), Some("虎"));
+    assert_eq!(piece("BT").glyph.as_deref(), Some("寅"));
+    assert_eq!(piece("BT").image.as_deref(), Some("xiangqi"));
+    assert_eq!(piece("AR").glyph.as_deref(), Some("R"));
+    assert_eq!(piece("BR").image.as_deref(), Some("stone"));
+    assert_eq!(piece("AL").image, None);
+    let water = layout
+        .zones
+        .iter()
+        .find(|z| z.name == "water")
+        .expect("water");
+    assert_eq!(water.draw.as_deref(), Some("river"));
+    // A pack of one's own without `[display]` is drawn plain.
+    let own = "[game]\nplayers = [\"A\", \"B\"]\n[board]\nrows = 3\ncols = 3\n[pieces.Stone]\n\
+               letter = \"S\"\nmoves = [\"step orthogonal\"]\n[setup.A]\nStone = \"a1\"\n\
+               [setup.B]\nStone = \"c3\"\n";
+    let a = c
+        .post("/playground/games", &pasted(own))
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 201, "{}", a.text());
+    let g: CreatedGame = a.json().expect("created");
+    let layout: Layout = c
+        .get(&format!("/games/{}/layout", g.state.id))
+        .await
+        .expect("GET")
+        .json()
+        .expect("layout");
+    assert_eq!(layout.style, "plain");
+    assert!(layout.stars.is_empty());
+    assert!(layout.pieces.iter().all(|p| p.image.is_none()));
+    // Check: 1. e4 f6 2. Qh5+ puts the second player's royal piece on e8 in check; the reply
+    // g6 blocks it and the check is gone.
+    let g = create(&mut c, "chess").await;
+    assert!(g.state.check.is_empty());
+    let first = g.state.players[0].clone();
+    let second = g.state.players[1].clone();
+    let mut st = g.state.clone();
+    for (seat, m) in [(&first, "e2-e4"), (&second, "f7-f6"), (&first, "d1-h5")] {
+        st = c
+            .post(
+                &format!("/games/{}/moves", g.state.id),
+                &mv(&g.seats[seat], st.version, m),
+            )
+            .await
+            .expect("POST")
+            .json()
+            .expect("a state");
+        if m != "d1-h5" {
+            assert!(st.check.is_empty(), "{m}: {:?}", st.check);
+        }
+    }
+    assert_eq!(st.check, ["e8"]);
+    let st: GameState = c
+        .post(
+            &format!("/games/{}/moves", g.state.id),
+            &mv(&g.seats[&second], st.version, "g7-g6"),
+        )
+        .await
+        .expect("POST")
+        .json()
+        .expect("a state");
+    assert!(st.check.is_empty(), "{:?}", st.check);
+}
