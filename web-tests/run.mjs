@@ -344,6 +344,70 @@ const scenarios = {
     assert.deepEqual(st.last_path, path);
   },
 
+  async 'boards by family: squares, points and lines, images, check, placement targets'() {
+    // Chess: checkered, a1 dark, drawn pieces; 1. e4 f6 2. Qh5+ shows the check on e8.
+    const { body: g } = await api('POST', '/games', { pack: 'chess' });
+    const [white, black] = g.players;
+    const page = await newPage();
+    await page.goto(`${server.url}/?game=${g.id}#token=${g.seats[black]}`);
+    await page.waitForSelector(`#you:text("You play ${black}.")`);
+    assert.equal(await page.getAttribute('#board', 'data-style'), 'checkered');
+    assert.ok(await page.$eval('.cell[data-cell="a1"]', (b) => b.classList.contains('dark')));
+    assert.ok(await page.$eval('.cell[data-cell="h1"]', (b) => b.classList.contains('light')));
+    assert.equal(await page.$eval('.cell[data-cell="e1"] .piece-img text', (t) => t.textContent), '♚');
+    assert.equal(await page.$$eval('.mark', (ms) => ms.length), 0, 'the rules\' zones are not drawn on a chess board');
+    let v = 0;
+    for (const m of ['e2-e4', 'f7-f6', 'd1-h5']) {
+      const seat = v % 2 === 0 ? white : black;
+      const r = await api('POST', `/games/${g.id}/moves`, { token: g.seats[seat], version: v++, move: m });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+    await atVersion(page, 3);
+    assert.deepEqual(await page.$$eval('.cell.check', (bs) => bs.map((b) => b.dataset.cell)), ['e8']);
+    assert.match(await page.textContent('#status'), /in check/);
+    assert.match(await page.getAttribute('.cell[data-cell="e8"]', 'aria-label'), /in check/);
+    assert.deepEqual(await page.$$eval('.cell.last', (bs) => bs.map((b) => b.dataset.cell).sort()), ['d1', 'h5']);
+    await page.click('.cell[data-cell="g7"]');
+    assert.deepEqual(await page.$$eval('.cell.target', (bs) => bs.map((b) => b.dataset.cell)), ['g6'], 'only the block');
+    // Xiangqi: points and lines, the two palaces crossed, the river open; glyphs by owner.
+    const { body: x } = await api('POST', '/games', { pack: 'xiangqi' });
+    const xp = await newPage();
+    await xp.goto(`${server.url}/?game=${x.id}`);
+    await xp.waitForSelector('#you:text("You are watching.")');
+    assert.equal(await xp.getAttribute('#board', 'data-style'), 'intersections');
+    const lines = await xp.$eval('svg.lines', (s) => ({
+      lines: s.querySelectorAll('line').length, river: s.querySelectorAll('rect.river').length,
+    }));
+    // 10 rows, 2 edge columns whole, 7 inner columns in two parts, 2 diagonals a palace.
+    assert.deepEqual(lines, { lines: 10 + 2 + 14 + 4, river: 1 });
+    assert.equal(await xp.$eval('.cell[data-cell="e1"] .piece-img text', (t) => t.textContent), '帥');
+    assert.equal(await xp.$eval('.cell[data-cell="e10"] .piece-img text', (t) => t.textContent), '將');
+    // Connect Four marks where a disc may go; Gomoku, where any empty point may, does not.
+    const { body: c4 } = await api('POST', '/games', { pack: 'connect_four' });
+    const cp = await newPage();
+    await cp.goto(`${server.url}/?game=${c4.id}#token=${c4.seats[c4.players[0]]}`);
+    await cp.waitForSelector(`#you:text("You play ${c4.players[0]}.")`);
+    assert.equal(await cp.getAttribute('#board', 'data-style'), 'holes');
+    assert.deepEqual(await cp.$$eval('.cell.place', (bs) => bs.map((b) => b.dataset.cell).sort()),
+      ['a1', 'b1', 'c1', 'd1', 'e1', 'f1', 'g1']);
+    await cp.click('.cell[data-cell="d1"]');
+    await atVersion(cp, 1);
+    assert.equal(await cp.$$eval('.cell.place', (bs) => bs.length), 0, 'not one\'s turn: nothing marked');
+    const { body: go } = await api('POST', '/games', { pack: 'gomoku' });
+    const gp = await newPage();
+    await gp.goto(`${server.url}/?game=${go.id}#token=${go.seats[go.players[0]]}`);
+    await gp.waitForSelector(`#you:text("You play ${go.players[0]}.")`);
+    assert.equal(await gp.$$eval('.cell.place', (bs) => bs.length), 0);
+    assert.equal(await gp.$$eval('.cell.star', (bs) => bs.length), 5);
+    // A designer's pack with no [display] is drawn plain, with letters on tokens.
+    const { body: j } = await api('POST', '/games', { pack: 'jungle' });
+    const jp = await newPage();
+    await jp.goto(`${server.url}/?game=${j.id}`);
+    await jp.waitForSelector('#you:text("You are watching.")');
+    assert.equal(await jp.getAttribute('#board', 'data-style'), 'plain');
+    assert.equal(await jp.$eval('.cell[data-cell="a7"] .glyph', (e) => e.textContent), 'R');
+  },
+
   async 'a tampered seat link is refused and shows no seat'() {
     const { body: g } = await api('POST', '/games', { pack: 'jungle' });
     const page = await newPage();

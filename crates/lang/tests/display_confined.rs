@@ -72,7 +72,7 @@ fn display_mistakes_are_located() {
 #[test]
 fn board_styles_images_glyphs_by_owner_and_zone_drawings_are_read() {
     let text = format!(
-        "{BASE}[display]\nboard = \"intersections\"\nstars = \"b2 a1:a2\"\n\
+        "{BASE}[display]\nboard = \"intersections\"\ncolour = \"#e3b873\"\nstars = \"b2 a1:a2\"\n\
          [display.pieces]\nStone = {{ image = \"chess:N\", glyph = {{ A = \"帥\", B = \"將\" }} }}\n\
          [display.zones]\npond = {{ draw = \"river\" }}\n"
     );
@@ -80,6 +80,7 @@ fn board_styles_images_glyphs_by_owner_and_zone_drawings_are_read() {
     let d = &pack.display;
     assert_eq!(d.board.as_deref(), Some("intersections"));
     assert_eq!(d.stars, ["b2", "a2", "a1"]);
+    assert_eq!(d.colour.as_deref(), Some("#e3b873"));
     let stone = &d.pieces["Stone"];
     assert_eq!(stone.image.as_deref(), Some("chess:N"));
     assert_eq!(stone.glyph, None);
@@ -111,6 +112,7 @@ fn display_style_mistakes_are_located_and_hinted() {
         ("board_misspelt", "[display]\nboard = \"checkerd\"\n"),
         ("board_unknown", "[display]\nboard = \"hexagons\"\n"),
         ("board_not_a_string", "[display]\nboard = 3\n"),
+        ("board_colour", "[display]\ncolour = \"green\"\n"),
         ("stars_off_the_board", "[display]\nstars = \"b2 k9\"\n"),
         (
             "image_unknown",

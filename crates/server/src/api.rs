@@ -579,6 +579,9 @@ pub struct Layout {
     /// `[display] board`, `plain` without one).
     #[serde(default = "plain")]
     pub style: String,
+    /// The board's colour the pack asks for (its squares' or its wood's).
+    #[serde(default)]
+    pub colour: Option<String>,
     /// Cells marked with a point (go-style star points), by name.
     #[serde(default)]
     pub stars: Vec<String>,

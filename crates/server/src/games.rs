@@ -1410,6 +1410,7 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
         zones,
         pieces,
         style: display.board.clone().unwrap_or_else(|| "plain".to_string()),
+        colour: display.colour.clone(),
         stars: display.stars.clone(),
     }
 }

@@ -563,7 +563,7 @@ async fn a_pasted_pack_with_display_draws_as_asked() {
 async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_check() {
     let (server, _db) = start_sqlite().await;
     let mut c = Client::new(server.addr);
-    let text = "extends = \"jungle.toml\"\n[display]\nboard = \"intersections\"\nstars = \"d5 a1\"\n\
+    let text = "extends = \"jungle.toml\"\n[display]\nboard = \"intersections\"\ncolour = \"#e3b873\"\nstars = \"d5 a1\"\n\
                 [display.pieces]\nTiger = { glyph = { A = \"虎\", B = \"寅\" }, image = \"xiangqi\" }\n\
                 Rat = { glyph = \"R\", image = \"stone\" }\n\
                 [display.zones]\nwater = { draw = \"river\" }\n";
@@ -581,6 +581,7 @@ async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_
         .expect("layout");
     assert_eq!(layout.style, "intersections");
     assert_eq!(layout.stars, ["d5", "a1"]);
+    assert_eq!(layout.colour.as_deref(), Some("#e3b873"));
     let piece = |code: &str| layout.pieces.iter().find(|p| p.code == code).expect(code);
     // A glyph by owner reaches each owner's piece; one glyph reaches both.
     assert_eq!(piece("AT").glyph.as_deref(), Some("虎"));

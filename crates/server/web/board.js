@@ -151,7 +151,12 @@
     const board = $('board');
     board.style.setProperty('--rows', L.rows);
     board.style.setProperty('--cols', L.cols);
+    board.dataset.style = L.style || 'plain';
+    if (L.colour) board.style.setProperty('--board', L.colour);
     board.replaceChildren();
+    const stars = new Set(L.stars || []);
+    // Checkered: a1 (the bottom left) is dark, as on a chess board.
+    const shade = (r, c) => ((L.rows - 1 - r + c) % 2 === 0 ? 'dark' : 'light');
     const colName = (c) => {
       for (let r = 0; r < L.rows; r++) if (L.cells[r][c]) return L.cells[r][c].name.replace(/[0-9]+$/, '');
       return '';
@@ -172,13 +177,15 @@
       for (let j = 0; j < L.cols; j++) {
         const c = turn(j, L.cols);
         const cell = L.cells[r][c];
-        if (!cell) { board.append(Ply.el('div', { class: 'hole', 'aria-hidden': 'true' })); continue; }
+        if (!cell) { board.append(Ply.el('div', { class: `hole ${shade(r, c)}`, 'aria-hidden': 'true' })); continue; }
         const b = Ply.el('button', {
-          class: 'cell', role: 'gridcell', 'data-cell': cell.name, 'data-row': r, 'data-col': c,
+          class: `cell ${shade(r, c)}`, role: 'gridcell', 'data-cell': cell.name, 'data-row': r, 'data-col': c,
           tabindex: first ? '0' : '-1', type: 'button',
         });
         first = false;
-        const zones = cell.zones.map((i) => L.zones[i]);
+        if (stars.has(cell.name)) b.classList.add('star');
+        // Zones drawn as lines (or not at all) do not tint their cells.
+        const zones = cell.zones.map((i) => L.zones[i]).filter((z) => !z.draw || z.draw === 'tint');
         const tinted = zones.find((z) => z.colour);
         if (tinted) b.style.setProperty('--zone', tinted.colour);
         else if (zones.length) b.classList.add(`zone-${L.zones.indexOf(zones[0]) % 6}`);
@@ -192,7 +199,148 @@
       board.append(Ply.el('div', { class: 'coord', 'aria-hidden': 'true', text: rowName(r) }));
     }
     board.append(...colRow());
+    // Every square of the grid placed by hand, so that the lines of an intersections board
+    // can lie under the cells in the same grid.
+    [...board.children].forEach((e, k) => {
+      e.style.gridRow = String(Math.floor(k / (L.cols + 2)) + 1);
+      e.style.gridColumn = String((k % (L.cols + 2)) + 1);
+    });
+    if (L.style === 'intersections') {
+      const g = lines(turn);
+      g.style.gridRow = `2 / span ${L.rows}`;
+      g.style.gridColumn = `2 / span ${L.cols}`;
+      board.prepend(g);
+    }
     legend();
+  }
+
+  const SVG = 'http://www.w3.org/2000/svg';
+  function svg(tag, attrs, ...children) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+
+  /** The lines of an intersections board, under its cells: one through every row and column
+   *  of points; a `river` zone's two parts leave the inner columns open between them, a
+   *  `diagonals` zone's parts are crossed corner to corner. In the board's own coordinates,
+   *  turned with it. */
+  function lines(turn) {
+    const L = page.layout;
+    const R = L.rows;
+    const C = L.cols;
+    const parts = new Map(); // zone index -> [rows, cols] (turned)
+    L.cells.forEach((row, r) => row.forEach((cell, c) => {
+      if (!cell) return;
+      for (const i of cell.zones) {
+        if (!parts.has(i)) parts.set(i, [[], []]);
+        parts.get(i)[0].push(turn(r, R));
+        parts.get(i)[1].push(turn(c, C));
+      }
+    }));
+    const span = (i) => {
+      const [rs, cs] = parts.get(i) || [[0], [0]];
+      return [Math.min(...rs), Math.max(...rs), Math.min(...cs), Math.max(...cs)];
+    };
+    // The rows a river leaves open: between the last row of one part and the first of the next.
+    const gaps = [];
+    L.zones.forEach((z, i) => {
+      if (z.draw !== 'river' || !z.owner || !parts.has(i)) return;
+      const [, bottom] = span(i);
+      L.zones.forEach((w, j) => {
+        if (j !== i && w.name === z.name && parts.has(j) && span(j)[0] === bottom + 1) gaps.push(bottom);
+      });
+    });
+    const g = svg('svg', {
+      class: 'lines', viewBox: `0 0 ${C} ${R}`, preserveAspectRatio: 'none', 'aria-hidden': 'true',
+    });
+    const line = (x1, y1, x2, y2, cls) => g.append(svg('line', { x1, y1, x2, y2, class: cls || '' }));
+    for (const k of gaps) g.append(svg('rect', { x: 0.5, y: k + 0.5, width: C - 1, height: 1, class: 'river' }));
+    for (let r = 0; r < R; r++) line(0.5, r + 0.5, C - 0.5, r + 0.5);
+    for (let c = 0; c < C; c++) {
+      const edge = c === 0 || c === C - 1;
+      let from = 0.5;
+      for (const k of [...gaps].sort((a, b) => a - b)) {
+        if (edge) continue;
+        line(c + 0.5, from, c + 0.5, k + 0.5);
+        from = k + 1.5;
+      }
+      line(c + 0.5, from, c + 0.5, R - 0.5);
+    }
+    L.zones.forEach((z, i) => {
+      if (z.draw !== 'diagonals' || !parts.has(i)) return;
+      const [r0, r1, c0, c1] = span(i);
+      line(c0 + 0.5, r0 + 0.5, c1 + 0.5, r1 + 0.5);
+      line(c1 + 0.5, r0 + 0.5, c0 + 0.5, r1 + 0.5);
+    });
+    g.append(svg('rect', { x: 0.5, y: 0.5, width: C - 1, height: R - 1, class: 'frame' }));
+    return g;
+  }
+
+  /** Whether a colour (`#rgb` or `#rrggbb`) is light. */
+  function light(colour) {
+    let h = colour.slice(1);
+    if (h.length === 3) h = [...h].map((x) => x + x).join('');
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150;
+  }
+
+  const DEFAULT_SIDES = ['#f8f6f0', '#2b2b2b'];
+  // The chess family by its filled glyphs (the two sides differ by fill, and by outline).
+  const CHESS = { K: '♚', Q: '♛', R: '♜', B: '♝', N: '♞', P: '♟' };
+
+  /** A piece drawn as the pack's image asks: an SVG of 100 by 100. */
+  function pieceImage(p, owner, colour) {
+    const fill = colour || DEFAULT_SIDES[owner] || DEFAULT_SIDES[0];
+    const ink = light(fill) ? '#1b1b1b' : '#f8f6f0';
+    const edge = light(fill) ? '#3a3a3a' : '#000';
+    const g = svg('svg', { viewBox: '0 0 100 100', class: 'piece-img', 'aria-hidden': 'true' });
+    const text = (t, size, attrs) => svg('text', {
+      x: 50, y: 52, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': size, ...attrs, text: t,
+    });
+    const image = p.image;
+    const label = p.glyph || '';
+    if (image === 'disc' || image === 'stack') {
+      if (image === 'stack') g.append(svg('circle', { cx: 50, cy: 58, r: 38, fill, stroke: edge, 'stroke-width': 3 }));
+      g.append(svg('circle', { cx: 50, cy: image === 'stack' ? 44 : 50, r: 40, fill, stroke: edge, 'stroke-width': 3 }));
+      g.append(svg('circle', { cx: 50, cy: image === 'stack' ? 44 : 50, r: 30, fill: 'none', stroke: edge, 'stroke-width': 1.5, opacity: 0.35 }));
+      if (label) g.append(text(label, 40, { y: image === 'stack' ? 46 : 52, fill: ink, 'font-weight': 700 }));
+    } else if (image === 'stone') {
+      const id = `stone-${owner}`;
+      g.append(svg('defs', {}, svg('radialGradient', { id, cx: '35%', cy: '30%', r: '75%' },
+        svg('stop', { offset: '0%', 'stop-color': light(fill) ? '#ffffff' : '#6a6a6a' }),
+        svg('stop', { offset: '100%', 'stop-color': fill }))));
+      g.append(svg('circle', { cx: 50, cy: 50, r: 46, fill: `url(#${id})`, stroke: edge, 'stroke-width': 1.5 }));
+      if (label) g.append(text(label, 40, { fill: ink, 'font-weight': 700 }));
+    } else if (image === 'ring') {
+      g.append(svg('circle', { cx: 50, cy: 50, r: 34, fill: 'none', stroke: edge, 'stroke-width': 16 }));
+      g.append(svg('circle', { cx: 50, cy: 50, r: 34, fill: 'none', stroke: fill, 'stroke-width': 10 }));
+      if (label) g.append(text(label, 34, { fill: edge, 'font-weight': 700 }));
+    } else if (image === 'xiangqi') {
+      g.append(svg('circle', { cx: 50, cy: 50, r: 46, fill: '#f6e7c8', stroke: '#5a4630', 'stroke-width': 2.5 }));
+      g.append(svg('circle', { cx: 50, cy: 50, r: 38, fill: 'none', stroke: fill, 'stroke-width': 2.5 }));
+      g.append(text(label || p.letter, 50, { fill, 'font-weight': 700, class: 'cjk' }));
+    } else if (image === 'shogi') {
+      g.append(svg('polygon', { points: '50,6 80,18 90,94 10,94 20,18', fill: '#f0d9a0', stroke: '#5a4630', 'stroke-width': 2.5 }));
+      g.append(text(label || p.letter, 44, { y: 58, fill: '#1b1b1b', 'font-weight': 700, class: 'cjk' }));
+      if (owner === 1) g.setAttribute('class', 'piece-img turned');
+    } else if (image && image.startsWith('chess:')) {
+      const k = image.slice(6);
+      const glyph = (t, size, attrs) => text(t, size, {
+        fill, stroke: light(fill) ? '#1b1b1b' : '#f8f6f0', 'stroke-width': light(fill) ? 3 : 1.2,
+        'paint-order': 'stroke', 'stroke-linejoin': 'round', class: 'chess', ...attrs,
+      });
+      if (CHESS[k]) g.append(glyph(CHESS[k], 86, { y: 56 }));
+      else {
+        // The compound pieces: a knight beside a bishop (A) or a rook (C).
+        g.append(glyph(k === 'A' ? CHESS.B : CHESS.R, 62, { x: 34, y: 60 }));
+        g.append(glyph(CHESS.N, 62, { x: 66, y: 50 }));
+      }
+    }
+    return g;
   }
 
   function zoneMark(z) {
@@ -209,9 +357,15 @@
 
   function legend() {
     const L = page.layout;
-    const parts = L.zones.filter((z) => zoneMark(z)).map((z) => `${zoneMark(z)} ${zoneWords(z)}`);
+    const parts = L.zones.filter((z) => zoneMark(z) && (!z.draw || z.draw === 'tint')).map((z) => `${zoneMark(z)} ${zoneWords(z)}`);
     const kinds = [...new Set(L.pieces.map((p) => `${p.glyph || p.letter} ${p.kind}`))];
-    const owners = L.players.map((p, i) => `${i === 0 ? 'round' : 'square'} pieces: ${p.name}`);
+    const imaged = L.pieces.some((p) => p.image);
+    const tone = (p, i) => (light(p.colour || DEFAULT_SIDES[i]) ? 'light' : 'dark');
+    const toned = imaged && tone(L.players[0], 0) !== tone(L.players[1], 1);
+    const owners = L.players.map((p, i) => {
+      if (!imaged) return `${i === 0 ? 'round' : 'square'} pieces: ${p.name}`;
+      return toned ? `${tone(p, i)} pieces: ${p.name}` : `${p.name}'s pieces in its colour`;
+    });
     $('legend').textContent = [owners.join(', '), kinds.join(', '), parts.join('; ')]
       .filter((x) => x).join(' | ');
   }
@@ -244,6 +398,7 @@
     const L = page.layout;
     const pieces = pieceByCode();
     const last = new Set(st.last_path || []);
+    const check = new Set(st.check || []);
     for (let r = 0; r < L.rows; r++) {
       for (let c = 0; c < L.cols; c++) {
         const cell = L.cells[r][c];
@@ -257,19 +412,26 @@
         if (code) {
           const p = pieces[code];
           const owner = L.players.findIndex((x) => x.name === (p && p.owner));
-          const span = Ply.el('span', { class: `piece owner-${owner}`, 'aria-hidden': 'true' },
-            Ply.el('span', { class: 'glyph', text: p ? (p.glyph || p.letter) : code }),
-            Ply.el('span', { class: 'owner', text: owner >= 0 ? L.players[owner].symbol : '' }));
           const colour = (p && p.colour) || (owner >= 0 && L.players[owner].colour);
-          if (colour) span.style.setProperty('--piece', colour);
-          slot.append(span);
+          if (p && p.image) {
+            slot.append(Ply.el('span', { class: `piece imaged owner-${owner}`, 'aria-hidden': 'true' },
+              pieceImage(p, owner, colour)));
+          } else {
+            const span = Ply.el('span', { class: `piece owner-${owner}`, 'aria-hidden': 'true' },
+              Ply.el('span', { class: 'glyph', text: p ? (p.glyph || p.letter) : code }),
+              Ply.el('span', { class: 'owner', text: owner >= 0 ? L.players[owner].symbol : '' }));
+            if (colour) span.style.setProperty('--piece', colour);
+            slot.append(span);
+          }
           words.push(p ? `${p.owner} ${p.kind} (${code})` : code);
         } else {
           words.push('empty');
         }
         cell.zones.forEach((i) => words.push(zoneWords(L.zones[i])));
         if (last.has(cell.name)) words.push('last move');
+        if (check.has(cell.name)) words.push('in check');
         b.classList.toggle('last', last.has(cell.name));
+        b.classList.toggle('check', check.has(cell.name));
         b.setAttribute('aria-label', words.join(', '));
       }
     }
@@ -277,7 +439,7 @@
     let status;
     if (st.status === 'over') status = st.winner ? `Game over: ${st.winner} wins.` : 'Game over: a draw.';
     else if (st.status === 'stuck') status = `${st.to_move} has no legal move: the game cannot go on.`;
-    else status = `${st.to_move} to move${st.to_move === page.seat ? ' (you)' : ''}.`;
+    else status = `${st.to_move} to move${st.to_move === page.seat ? ' (you)' : ''}${check.size ? ', in check' : ''}.`;
     $('status').textContent = status;
     $('moves').replaceChildren(...st.moves.map((m) => Ply.el('li', { text: m })));
     const mine = !over && page.seat && st.to_move === page.seat;
@@ -320,6 +482,15 @@
     const prefix = page.prefix;
     const targets = new Set();
     let complete = false;
+    const st = page.state;
+    // Where one's own placements may go, before anything is chosen (not when every empty cell
+    // may take one, as in Gomoku: then the marks would say nothing).
+    const places = new Set();
+    if (!prefix.length && st && st.status === 'playing' && page.seat && st.to_move === page.seat) {
+      for (const p of st.legal_paths) if (p.length === 1) places.add(p[0]);
+      const empty = st.board.cells.flat().filter((c) => c === '').length;
+      if (places.size >= empty) places.clear();
+    }
     if (prefix.length) {
       for (const p of matching(prefix)) {
         if (p.length > prefix.length) targets.add(p[prefix.length]);
@@ -329,7 +500,8 @@
     document.querySelectorAll('.cell').forEach((b) => {
       const name = b.dataset.cell;
       b.classList.toggle('selected', prefix.includes(name));
-      b.classList.toggle('target', targets.has(name));
+      b.classList.toggle('target', targets.has(name) || places.has(name));
+      b.classList.toggle('place', places.has(name));
       b.setAttribute('aria-pressed', prefix.includes(name) ? 'true' : 'false');
     });
     $('finish').hidden = !(complete && targets.size > 0);

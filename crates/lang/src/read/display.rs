@@ -5,6 +5,7 @@
 //! ```toml
 //! [display]
 //! board = "intersections"                 # one of BOARD_STYLES
+//! colour = "#e3b873"                      # the board's own colour
 //! stars = "d4 d10 j4 j10"                 # points marked on the board
 //! [display.pieces]
 //! Stone = { glyph = "●", colour = "#334455", image = "stone" }
@@ -65,6 +66,8 @@ pub struct Style {
 pub struct Display {
     /// The board's style, one of [`BOARD_STYLES`]; `None` leaves it to the front end.
     pub board: Option<String>,
+    /// The board's colour (its squares' or its wood's), `#rgb` or `#rrggbb`.
+    pub colour: Option<String>,
     /// Cells marked with a point (go-style star points), by name.
     pub stars: Vec<String>,
     /// Piece kinds, by kind name.
@@ -108,13 +111,16 @@ impl Reader<'_> {
         } = names;
         t.check_keys(
             "[display]",
-            &["board", "stars", "pieces", "zones", "players"],
+            &["board", "colour", "stars", "pieces", "zones", "players"],
             &|_| false,
             &mut self.diags,
         );
         let mut out = Display::default();
         if let Some(n) = t.get("board") {
             out.board = self.one_of(n, "[display] board", "board style", BOARD_STYLES);
+        }
+        if let Some(n) = t.get("colour") {
+            out.colour = self.colour(n);
         }
         if let Some(n) = t.get("stars") {
             out.stars = self
@@ -188,6 +194,20 @@ impl Reader<'_> {
         }
     }
 
+    /// A colour, or `None` after an error.
+    fn colour(&mut self, n: &Node) -> Option<String> {
+        match &n.value {
+            Value::Str(s) if is_colour(s) => Some(s.clone()),
+            _ => {
+                self.bad(
+                    n.loc,
+                    "a colour is `#rgb` or `#rrggbb` in hexadecimal, as in \"#2a6f97\"",
+                );
+                None
+            }
+        }
+    }
+
     /// A glyph, or `None` after an error.
     fn glyph(&mut self, n: &Node) -> Option<String> {
         match &n.value {
@@ -218,13 +238,7 @@ impl Reader<'_> {
         t.check_keys(what, allowed, &|_| false, &mut self.diags);
         let mut style = Style::default();
         if let Some(n) = t.get("colour") {
-            match &n.value {
-                Value::Str(s) if is_colour(s) => style.colour = Some(s.clone()),
-                _ => self.bad(
-                    n.loc,
-                    "a colour is `#rgb` or `#rrggbb` in hexadecimal, as in \"#2a6f97\"",
-                ),
-            }
+            style.colour = self.colour(n);
         }
         if let Some(n) = t.get("glyph").filter(|_| part != "players") {
             match &n.value {
