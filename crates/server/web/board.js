@@ -121,7 +121,12 @@
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/games/${encodeURIComponent(gameId)}/ws`);
     page.ws = ws;
-    ws.onopen = () => { page.retry = 0; connection(''); };
+    ws.onopen = () => {
+      page.retry = 0;
+      connection('');
+      // A refusal that only said the server was away is over once it is back.
+      if (page.unreachable) { page.unreachable = false; message(''); }
+    };
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
@@ -590,8 +595,11 @@
       return;
     }
     highlight();
+    page.unreachable = r.status === 0;
     const shown = path.length ? path.join('-') : 'pass';
-    message(`${shown} is refused: ${Ply.why(r.body)}`, true);
+    if (page.unreachable) { message(`${shown} was not sent: ${Ply.why(r.body)}.`, true); return; }
+    // The server's sentence names the piece and the move already.
+    message(`Refused: ${Ply.why(r.body)}`, true);
     document.body.dataset.refusals = String(Number(document.body.dataset.refusals || 0) + 1);
   }
 
@@ -599,6 +607,6 @@
     const r = await Ply.api('POST', `/games/${encodeURIComponent(gameId)}/undo`,
       { token, version: page.state.version, undo: what });
     if (r.status === 200) { message(''); show(r.body); } else if (r.status === 409 && r.body.state) show(r.body.state);
-    else message(Ply.why(r.body), true);
+    else { page.unreachable = r.status === 0; message(Ply.why(r.body), true); }
   }
 })();
