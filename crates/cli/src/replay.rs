@@ -119,7 +119,11 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
     };
     if args.step {
         writeln!(cx.out, "Start")?;
-        write!(cx.out, "{}", game.position().render())?;
+        write!(
+            cx.out,
+            "{}",
+            crate::common::painted_board(game.position(), &[], cx.out_color)
+        )?;
     }
     let mut marked: Vec<Cell> = Vec::new();
     for (i, m) in record.moves.iter().take(stop).enumerate() {
@@ -137,7 +141,11 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
                     core.player_name(side),
                     move_text(&rules, &played)
                 )?;
-                write!(cx.out, "{}", game.position().render_marked(&marked))?;
+                write!(
+                    cx.out,
+                    "{}",
+                    crate::common::painted_board(game.position(), &marked, cx.out_color)
+                )?;
             }
         }
     }
@@ -157,7 +165,11 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
         }
     }
     if !args.step {
-        write!(cx.out, "{}", game.position().render_marked(&marked))?;
+        write!(
+            cx.out,
+            "{}",
+            crate::common::painted_board(game.position(), &marked, cx.out_color)
+        )?;
     } else {
         writeln!(cx.out)?;
     }

@@ -531,8 +531,9 @@ fn play_as_the_second_player_against_random_moves() {
 
 #[test]
 fn play_with_bad_arguments() {
+    // A player the pack does not have is a mistake of the command line: 2, as clap's own.
     let r = ply(&["play", JUNGLE, "--as", "C"], "");
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert!(r.err.contains("`C` is not a player"), "{}", r.err);
     let r = ply(&["play", JUNGLE, "--vs", "nobody"], "");
     assert_eq!(r.code, 2);
@@ -1073,4 +1074,93 @@ fn a_position_with_too_many_moves_is_an_error_everywhere_not_a_hang() {
     assert!(r.err.contains("refused"), "{}", r.err);
     let r = ply(&["play", pack, "--position", &position], "h8-h6\n");
     assert!(r.err.contains(limit) || r.err.contains(chain), "{}", r.err);
+}
+
+// ------------------------------------------------------------------------ the first hour's edges
+
+#[test]
+fn the_help_tagline_names_every_command() {
+    use clap::CommandFactory;
+    let r = ply(&["help"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    let tagline = r.out.lines().next().expect("a first line");
+    for c in ply_cli::cli::Cli::command().get_subcommands() {
+        if c.is_hide_set() {
+            continue;
+        }
+        let name = c.get_name();
+        assert!(
+            tagline.contains(&format!(" {name},")) || tagline.contains(&format!(" {name} ")),
+            "`{name}` is missing from the tagline: {tagline}"
+        );
+    }
+}
+
+#[test]
+fn a_pack_named_without_its_folder_is_suggested() {
+    let r = ply(&["show", "jungle"], "");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err.contains("note: did you mean `rulesets/jungle.toml`?"),
+        "{}",
+        r.err
+    );
+    let r = ply(&["show", "rulesets/jungle"], "");
+    assert!(
+        r.err.contains("did you mean `rulesets/jungle.toml`?"),
+        "{}",
+        r.err
+    );
+    // Nothing is suggested when nothing is near.
+    let r = ply(&["show", "no_such_pack"], "");
+    assert!(!r.err.contains("did you mean"), "{}", r.err);
+}
+
+#[test]
+fn a_player_the_pack_does_not_have_is_a_command_line_error() {
+    let r = ply(&["play", JUNGLE, "--as", "C"], "");
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(
+        r.err
+            .contains("error: `--as C`: `C` is not a player of Jungle (expected A or B)"),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn color_always_colours_the_board_by_owner() {
+    let plain = ply(&["play", JUNGLE], "a7-a6\nquit\n");
+    let always = ply(&["--color", "always", "play", JUNGLE], "a7-a6\nquit\n");
+    assert_eq!(always.code, 0, "{}", always.err);
+    assert!(!plain.out.contains('\x1b'), "{}", plain.out);
+    // The first player's pieces, the second's, the last move's marks, the terrain.
+    for painted in [
+        "\x1b[1;36mAL\x1b[0m",
+        "\x1b[1;35mBL\x1b[0m",
+        "\x1b[33m[\x1b[0m",
+        "\x1b[2m~~\x1b[0m",
+    ] {
+        assert!(
+            always.out.contains(painted),
+            "{painted:?} in {}",
+            always.out
+        );
+    }
+    // Without the colours, the same text.
+    let stripped = always
+        .out
+        .split('\x1b')
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part
+            } else {
+                &part[part.find('m').map_or(0, |m| m + 1)..]
+            }
+        })
+        .collect::<String>();
+    assert_eq!(stripped, plain.out);
+    let show = ply(&["show", JUNGLE, "--color", "always"], "");
+    assert!(show.out.contains("\x1b[1;36mAT\x1b[0m"), "{}", show.out);
 }
