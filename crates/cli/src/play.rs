@@ -22,7 +22,7 @@ use crate::record::Record;
 use clap::Args;
 use ply_kernel::{Cell, Game, Player, Position, move_text};
 use ply_search::{Engine, EngineKind, EngineSpec};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Who plays the other side in `ply play`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -273,7 +273,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
         };
         let record = record_of(
             &game,
-            &args.pack.pack.display().to_string(),
+            &pack_seen_from(&args.pack.pack, file),
             &args.pack.options.set,
             (initial != standard).then_some(initial.as_str()),
             result,
@@ -306,6 +306,34 @@ pub fn record_of(
     let rules = game.rules().clone();
     let moves: Vec<String> = game.history().map(|m| move_text(&rules, &m)).collect();
     Record::new(pack, set, start, result, moves)
+}
+
+/// The pack's path as the record at `record` should name it: relative to the record's
+/// directory (where `ply replay` looks first after the current directory), so that the record
+/// replays from anywhere and moves with its pack; absolute when the two share no ancestor;
+/// as given when either cannot be resolved.
+pub fn pack_seen_from(pack: &Path, record: &Path) -> String {
+    let dir = match record.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (Ok(pack_abs), Ok(dir_abs)) = (pack.canonicalize(), dir.canonicalize()) else {
+        return pack.display().to_string();
+    };
+    let a: Vec<_> = pack_abs.components().collect();
+    let b: Vec<_> = dir_abs.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common <= 1 {
+        return pack_abs.display().to_string();
+    }
+    let mut rel = PathBuf::new();
+    for _ in common..b.len() {
+        rel.push("..");
+    }
+    for c in &a[common..] {
+        rel.push(c.as_os_str());
+    }
+    rel.display().to_string()
 }
 
 /// A seed from the clock, for `play` without `--seed`.

@@ -590,10 +590,16 @@ fn record_then_replay() {
     // The script has refused lines, so the session fails; the record is written all the same.
     assert_eq!(r.code, 1, "{}", r.err);
     let text = std::fs::read_to_string(&file).unwrap();
+    // The pack as seen from the record's directory: here, in the temporary folder, a path
+    // from the root (the two share no other ancestor).
+    let pack = root().join(CR).canonicalize().unwrap();
     assert_eq!(
         text,
-        "# Ply game record\nPack: rulesets/cats_rabbits.toml\nSet: multi_hop=true\n\
-         Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n"
+        format!(
+            "# Ply game record\nPack: {}\nSet: multi_hop=true\n\
+             Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n",
+            pack.display()
+        )
     );
     let r = ply(&["replay", path], "");
     assert_eq!(r.code, 0, "{}", r.err);
@@ -619,10 +625,9 @@ fn replay_a_record_of_a_whole_game() {
         "a7-a6\ng7-g6\n",
     );
     assert_eq!(r.code, 0);
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap().matches('-').count(),
-        4
-    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let moves = &text[text.find("\n\n").unwrap()..];
+    assert_eq!(moves.matches('-').count(), 4, "{text}");
     let r = ply(&["replay", path], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("Result: not finished"), "{}", r.out);
@@ -631,7 +636,8 @@ fn replay_a_record_of_a_whole_game() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.err.contains("warning:"), "{}", r.err);
     assert!(
-        r.err.contains("played with pack `rulesets/jungle.toml`"),
+        r.err
+            .contains("rulesets/jungle.toml`; replaying with `rulesets/jungle_simplified.toml`"),
         "{}",
         r.err
     );
@@ -1163,4 +1169,38 @@ fn color_always_colours_the_board_by_owner() {
     assert_eq!(stripped, plain.out);
     let show = ply(&["show", JUNGLE, "--color", "always"], "");
     assert!(show.out.contains("\x1b[1;36mAT\x1b[0m"), "{}", show.out);
+}
+
+#[test]
+fn a_record_replays_from_another_directory_and_a_served_record_finds_its_pack() {
+    // `play --record` into another directory: the pack's path is written from the record's
+    // directory, so the record replays wherever it is replayed from.
+    let dir = temp_file("elsewhere");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    let r = ply(
+        &["play", JUNGLE, "--record", file.to_str().unwrap()],
+        "a7-a6\nquit\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let pack_line = text.lines().find(|l| l.starts_with("Pack: ")).unwrap();
+    let named = dir.join(&pack_line["Pack: ".len()..]);
+    assert!(
+        named.is_file() && !pack_line.starts_with("Pack: rulesets/"),
+        "{pack_line}"
+    );
+    // Replayed with the current directory elsewhere: the header alone finds the pack.
+    let r = ply(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out.contains("1 moves replayed") || r.out.contains("1 move replayed"),
+        "{}",
+        r.out
+    );
+    // A record as `ply serve` writes it: `Pack: jungle.toml`, found in rulesets/.
+    let served = dir.join("served.txt");
+    std::fs::write(&served, "Pack: jungle.toml\n\na7-a6\n").unwrap();
+    let r = ply(&["replay", served.to_str().unwrap()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
 }
