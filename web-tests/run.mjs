@@ -156,6 +156,28 @@ async function openSeats(id, seats) {
   return pages;
 }
 
+/** axe-core's audit of the page as it stands: the violations of impact critical or serious,
+ *  as `rule (n nodes)`. The script is evaluated through the debugging protocol, which the
+ *  page's Content Security Policy does not govern; the policy stays in force for the page. */
+let axeSource = null;
+async function audit(page) {
+  if (!axeSource) {
+    try {
+      axeSource = readFileSync(join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
+    } catch (e) {
+      throw new Error(`axe-core cannot be read (${e.message}); run \`npm ci\` in web-tests/`);
+    }
+  }
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help,
+      first: v.nodes[0] && v.nodes[0].html }));
+  });
+  return found.filter((v) => v.impact === 'critical' || v.impact === 'serious');
+}
+
 // ---- Scenarios ----------------------------------------------------------------------------
 
 const scenarios = {
@@ -189,7 +211,9 @@ const scenarios = {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#record')]);
     const file = join(work, 'cats.txt');
     await download.saveAs(file);
-    const replayed = execFileSync(ply, ['replay', file, '--pack', join(packs, 'cats_rabbits.toml')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    // The record names its pack by file name (`Pack: cats_rabbits.toml`): replayed from the
+    // folder above the packs, it is found in rulesets/ without --pack.
+    const replayed = execFileSync(ply, ['replay', file], { cwd: dirname(packs), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     assert.match(replayed, /Game over: (CAT|RABBIT) wins/);
     return `${st.moves.length} moves, ${hops} multi-hop captures`;
   },
@@ -410,7 +434,37 @@ const scenarios = {
     await jp.goto(`${server.url}/?game=${j.id}`);
     await jp.waitForSelector('#you:text("You are watching.")');
     assert.equal(await jp.getAttribute('#board', 'data-style'), 'plain');
-    assert.equal(await jp.$eval('.cell[data-cell="a7"] .glyph', (e) => e.textContent), 'R');
+    assert.equal(await jp.$eval('.cell[data-cell="a7"] .glyph', (e) => e.dataset.text), 'R');
+  },
+
+  async 'axe-core finds no critical or serious violation on any page'() {
+    const pages = [];
+    const setupPage = await newPage();
+    await setupPage.goto(`${server.url}/`);
+    await setupPage.waitForSelector('#pack option', { state: 'attached' });
+    pages.push(['the setup page', setupPage]);
+    const play = await newPage();
+    await play.goto(`${server.url}/play?pack=cats_rabbits`);
+    await play.waitForSelector('#verdict.ok');
+    pages.push(['the playground', play]);
+    for (const pack of ['jungle', 'chess', 'xiangqi', 'connect_four']) {
+      const { body: g } = await api('POST', '/games', { pack });
+      const p = await newPage();
+      await p.goto(`${server.url}/?game=${g.id}#token=${g.seats[g.players[0]]}`);
+      await p.waitForSelector(`#you:text("You play ${g.players[0]}.")`);
+      const from = g.legal_paths.find((x) => x.length > 1);
+      if (from) await p.click(`.cell[data-cell="${from[0]}"]`);
+      pages.push([`a game of ${pack}, a piece chosen`, p]);
+    }
+    const report = [];
+    const bad = [];
+    for (const [name, p] of pages) {
+      const v = await audit(p);
+      report.push(`${name}: ${v.length}`);
+      for (const x of v) bad.push(`${name}: ${x.id} (${x.impact}, ${x.nodes} nodes): ${x.help}; first: ${x.first}`);
+    }
+    assert.deepEqual(bad, [], bad.join('\n'));
+    return report.join(', ');
   },
 
   async 'a tampered seat link is refused and shows no seat'() {

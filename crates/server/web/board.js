@@ -184,7 +184,7 @@
         const cell = L.cells[r][c];
         if (!cell) { board.append(Ply.el('div', { class: `hole ${shade(r, c)}`, 'aria-hidden': 'true' })); continue; }
         const b = Ply.el('button', {
-          class: `cell ${shade(r, c)}`, role: 'gridcell', 'data-cell': cell.name, 'data-row': r, 'data-col': c,
+          class: `cell ${shade(r, c)}`, 'data-cell': cell.name, 'data-row': r, 'data-col': c,
           tabindex: first ? '0' : '-1', type: 'button',
         });
         first = false;
@@ -195,7 +195,8 @@
         if (tinted) b.style.setProperty('--zone', tinted.colour);
         else if (zones.length) b.classList.add(`zone-${L.zones.indexOf(zones[0]) % 6}`);
         const marks = zones.map((z) => zoneMark(z)).filter((m) => m).join(' ');
-        if (marks) b.append(Ply.el('span', { class: 'mark', 'aria-hidden': 'true', text: marks }));
+        // Drawn by the style sheet from the attribute: the button's name is its label alone.
+        if (marks) b.append(Ply.el('span', { class: 'mark', 'aria-hidden': 'true', 'data-text': marks }));
         b.append(Ply.el('span', { class: 'piece-slot' }));
         b.addEventListener('click', () => clicked(cell.name));
         b.addEventListener('keydown', (ev) => arrows(ev, r, c));
@@ -423,8 +424,8 @@
               pieceImage(p, owner, colour)));
           } else {
             const span = Ply.el('span', { class: `piece owner-${owner}`, 'aria-hidden': 'true' },
-              Ply.el('span', { class: 'glyph', text: p ? (p.glyph || p.letter) : code }),
-              Ply.el('span', { class: 'owner', text: owner >= 0 ? L.players[owner].symbol : '' }));
+              Ply.el('span', { class: 'glyph', 'data-text': p ? (p.glyph || p.letter) : code }),
+              Ply.el('span', { class: 'owner', 'data-text': owner >= 0 ? L.players[owner].symbol : '' }));
             if (colour) span.style.setProperty('--piece', colour);
             slot.append(span);
           }
