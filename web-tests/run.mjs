@@ -467,6 +467,47 @@ const scenarios = {
     return report.join(', ');
   },
 
+  async 'a promotion is picked in the page; the engine is shown thinking; the position string is there to copy'() {
+    // A chess variant with White's one pawn on g7: g7xh8 promotes, to a choice of kinds.
+    const { body: g } = await api('POST', '/playground/games', {
+      text: 'extends = "chess.toml"\n[setup.White]\nPawn = "g7"\n[setup.Black]\nPawn = "a7:f7 h7"\n',
+    });
+    const page = await newPage();
+    await page.goto(`${server.url}/?game=${g.id}#token=${g.seats.White}`);
+    await page.waitForSelector('#you:text("You play White.")');
+    assert.equal(await page.inputValue('#position'), g.position, 'the position string is shown');
+    await page.click('.cell[data-cell="g7"]');
+    await page.click('.cell[data-cell="h8"]');
+    await page.waitForSelector('#promote:not([hidden])');
+    const letters = await page.$$eval('.promote-choice', (bs) => bs.map((b) => b.dataset.letter));
+    assert.deepEqual(letters.slice().sort(), ['B', 'N', 'Q', 'R'], String(letters));
+    assert.equal(await page.$eval('.promote-choice[data-letter="N"] text', (t) => t.textContent), '♞');
+    // Cancelled, nothing is played; then the knight is chosen.
+    await page.click('#promote-cancel');
+    assert.ok(await page.isHidden('#promote'));
+    assert.equal((await api('GET', `/games/${g.id}`)).body.version, 0);
+    await page.click('.cell[data-cell="g7"]');
+    await page.click('.cell[data-cell="h8"]');
+    await page.click('.promote-choice[data-letter="N"]');
+    await atVersion(page, 1);
+    const st = await sameAsServer(page, g.id);
+    assert.equal(st.moves[0], 'g7xh8=N');
+    assert.equal(await page.getAttribute('.cell[data-cell="h8"]', 'data-piece'), 'WN');
+    assert.equal(await page.inputValue('#position'), st.position);
+    await page.click('#copy-position');
+    await page.waitForSelector('#message:text("position string")');
+    // An engine's seat: the page says it is thinking while the engine is to move.
+    const { body: e } = await api('POST', '/games', { pack: 'jungle', engine: { player: 'mcts:0.5s', seat: 'B' } });
+    const ep = await newPage();
+    await ep.goto(`${server.url}/?game=${e.id}#token=${e.seats.A}`);
+    await ep.waitForSelector('#you:text("You play A.")');
+    assert.ok(await ep.isHidden('#thinking'), 'not while the person is to move');
+    await play(ep, ['a7', 'a6'], 0);
+    await ep.waitForSelector('#thinking:not([hidden])', { timeout: 400 });
+    await atVersion(ep, 2);
+    assert.ok(await ep.isHidden('#thinking'), 'the engine has moved');
+  },
+
   async 'a tampered seat link is refused and shows no seat'() {
     const { body: g } = await api('POST', '/games', { pack: 'jungle' });
     const page = await newPage();

@@ -371,6 +371,10 @@ pub struct GameState {
     /// move is in check); empty when none is, or when the game has no royal kind.
     #[serde(default)]
     pub check: Vec<String>,
+    /// The seat an engine of the server plays, if one does (a board says that it is thinking
+    /// while that seat is to move).
+    #[serde(default)]
+    pub engine_seat: Option<String>,
 }
 
 /// The most legal moves a state lists; past it, `GET /games/{id}/legal` pages them.

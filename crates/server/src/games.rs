@@ -303,6 +303,12 @@ impl LiveState {
                 })
             }),
             check,
+            engine_seat: self
+                .meta
+                .engine
+                .as_deref()
+                .and_then(|e| serde_json::from_str::<EngineSeat>(e).ok())
+                .and_then(|e| e.seat),
         }
     }
 

@@ -462,6 +462,7 @@ async fn an_engine_plays_its_seat_and_declines_undo() {
     assert_eq!(a.status, 201, "{}", a.text());
     let g: CreatedGame = a.json().expect("created");
     assert_eq!(g.seats.keys().collect::<Vec<_>>(), ["B"]);
+    assert_eq!(g.state.engine_seat.as_deref(), Some("A"));
     let id = g.state.id.clone();
     let wait_for = |v: u64| {
         let addr = server.addr;
@@ -619,6 +620,7 @@ async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_
     // g6 blocks it and the check is gone.
     let g = create(&mut c, "chess").await;
     assert!(g.state.check.is_empty());
+    assert_eq!(g.state.engine_seat, None);
     let first = g.state.players[0].clone();
     let second = g.state.players[1].clone();
     let mut st = g.state.clone();

@@ -96,6 +96,15 @@
       if (page.state) { const st = page.state; page.state = null; show(st); }
     });
     $('pass').addEventListener('click', () => submit([]));
+    $('copy-position').addEventListener('click', async () => {
+      $('position').select();
+      try {
+        await navigator.clipboard.writeText($('position').value);
+        message('The position string is copied.');
+      } catch (e) {
+        message('Selected: copy it with Ctrl+C.');
+      }
+    });
     $('undo-ask').addEventListener('click', () => undo('ask'));
     $('undo-accept').addEventListener('click', () => undo('accept'));
     $('undo-decline').addEventListener('click', () => undo('decline'));
@@ -456,6 +465,8 @@
     $('undo-decline').hidden = !(page.seat && offer);
     $('undo-decline').textContent = offer && offer.by === page.seat ? 'Withdraw' : 'Refuse';
     $('undo-note').textContent = offer ? `${offer.by} asks to take back ${offer.takes_back}.` : '';
+    $('thinking').hidden = !(st.status === 'playing' && st.engine_seat && st.to_move === st.engine_seat);
+    $('position').value = st.position;
     document.body.dataset.version = String(st.version);
     document.body.dataset.status = st.status;
     highlight();
@@ -580,9 +591,11 @@
       .map(([t]) => t);
     if (choices.length > 0) {
       const letters = choices.map((t) => t.split('=')[1]);
-      const asked = window.prompt(`Promote to which? ${letters.join(', ')}`, letters[0]);
+      page.busy = true; // the board waits for the choice
+      const asked = await pickPromotion(letters);
+      page.busy = false;
       if (asked === null) { page.prefix = []; highlight(); return; }
-      move = `${path.join('-')}=${asked.trim()}`;
+      move = `${path.join('-')}=${asked}`;
     }
     page.busy = true;
     const r = await Ply.api('POST', `/games/${encodeURIComponent(gameId)}/moves`,
@@ -602,6 +615,37 @@
     // The server's sentence names the piece and the move already.
     message(`Refused: ${Ply.why(r.body)}`, true);
     document.body.dataset.refusals = String(Number(document.body.dataset.refusals || 0) + 1);
+  }
+
+  /** Asks, in the page, which kind a promotion makes: one button per letter, each drawn as
+   *  the piece; resolves to the letter, or `null` when cancelled (Cancel or Escape). */
+  function pickPromotion(letters) {
+    const L = page.layout;
+    const box = $('promote');
+    return new Promise((done) => {
+      const finish = (v) => {
+        box.hidden = true;
+        $('promote-choices').replaceChildren();
+        document.removeEventListener('keydown', esc, true);
+        done(v);
+      };
+      const esc = (ev) => { if (ev.key === 'Escape') { ev.stopPropagation(); finish(null); } };
+      document.addEventListener('keydown', esc, true);
+      $('promote-cancel').onclick = () => finish(null);
+      $('promote-choices').replaceChildren(...letters.map((letter) => {
+        const owner = L.players.findIndex((x) => x.name === page.seat);
+        const p = L.pieces.find((x) => x.letter === letter && x.owner === page.seat);
+        const colour = (p && p.colour) || (owner >= 0 && L.players[owner].colour);
+        const b = Ply.el('button', {
+          type: 'button', class: 'promote-choice', 'data-letter': letter,
+          'aria-label': p ? `${p.kind} (${letter})` : letter,
+        }, p && p.image ? pieceImage(p, owner, colour) : document.createTextNode(p ? (p.glyph || letter) : letter));
+        b.addEventListener('click', () => finish(letter));
+        return b;
+      }));
+      box.hidden = false;
+      $('promote-choices').querySelector('button').focus();
+    });
   }
 
   async function undo(what) {
