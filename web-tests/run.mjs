@@ -467,7 +467,7 @@ const scenarios = {
     return report.join(', ');
   },
 
-  async 'a promotion is picked in the page; the engine is shown thinking; the position string is there to copy'() {
+  async 'a promotion is picked in the page; stepping back and forth; the engine is shown thinking; the position string to copy'() {
     // A chess variant with White's one pawn on g7: g7xh8 promotes, to a choice of kinds.
     const { body: g } = await api('POST', '/playground/games', {
       text: 'extends = "chess.toml"\n[setup.White]\nPawn = "g7"\n[setup.Black]\nPawn = "a7:f7 h7"\n',
@@ -496,6 +496,27 @@ const scenarios = {
     assert.equal(await page.inputValue('#position'), st.position);
     await page.click('#copy-position');
     await page.waitForSelector('#message:text("position string")');
+    // Stepping back shows the start (the server's history), and forward shows the move again.
+    const black = await api('POST', `/games/${g.id}/moves`, { token: g.seats.Black, version: 1, move: 'a7-a6' });
+    assert.equal(black.status, 200, JSON.stringify(black.body));
+    await atVersion(page, 2);
+    await page.click('#step-back');
+    await until(page, () => document.body.dataset.view === '1');
+    assert.equal(await page.getAttribute('.cell[data-cell="a6"]', 'data-piece'), '');
+    assert.equal(await page.getAttribute('.cell[data-cell="h8"]', 'data-piece'), 'WN');
+    assert.match(await page.textContent('#status'), /After move 1, g7xh8=N \(looking back\)/);
+    await page.click('#step-start');
+    await until(page, () => document.body.dataset.view === '0');
+    assert.equal(await page.getAttribute('.cell[data-cell="h8"]', 'data-piece'), 'BR');
+    assert.equal(await page.getAttribute('.cell[data-cell="g7"]', 'data-piece'), 'WP');
+    assert.equal(await page.inputValue('#position'), g.position);
+    await page.click('.cell[data-cell="g7"]');
+    assert.match(await page.textContent('#message'), /looking back/);
+    await page.click('#step-forward');
+    await until(page, () => document.body.dataset.view === '1');
+    await page.click('#step-now');
+    await until(page, () => document.body.dataset.view === 'now');
+    await sameAsServer(page, g.id);
     // An engine's seat: the page says it is thinking while the engine is to move.
     const { body: e } = await api('POST', '/games', { pack: 'jungle', engine: { player: 'mcts:0.5s', seat: 'B' } });
     const ep = await newPage();

@@ -377,6 +377,29 @@ pub struct GameState {
     pub engine_seat: Option<String>,
 }
 
+/// `GET /games/{id}/history`: the board after every move so far, for stepping back and forth
+/// through the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct History {
+    /// The version of the game they are the boards of.
+    pub version: u64,
+    /// `steps[0]` is the start; `steps[i]` the board after the `i`-th move.
+    pub steps: Vec<HistoryStep>,
+}
+
+/// One position of a game's history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct HistoryStep {
+    /// The move that led here, in notation; `null` for the start.
+    pub mv: Option<String>,
+    /// That move as a path of cells, as in [`GameState::last_path`].
+    pub path: Option<Vec<String>>,
+    /// The position string.
+    pub position: String,
+    /// The board.
+    pub board: Board,
+}
+
 /// The most legal moves a state lists; past it, `GET /games/{id}/legal` pages them.
 pub const MAX_INLINE_LEGAL: usize = 500;
 

@@ -239,23 +239,40 @@ impl LiveState {
         Ok(())
     }
 
+    /// The board after every move so far (the start first), replayed from the start.
+    fn history(&self) -> crate::api::History {
+        let rules = &self.rules;
+        let mut game = Game::new(rules.clone());
+        let mut steps = vec![crate::api::HistoryStep {
+            mv: None,
+            path: None,
+            position: game.position().to_position_string(),
+            board: board_of(rules, game.position()),
+        }];
+        for m in self.game.history() {
+            let text = move_text(rules, &m);
+            if game.play(m).is_err() {
+                break;
+            }
+            steps.push(crate::api::HistoryStep {
+                path: Some(path_of(rules, &text)),
+                mv: Some(text),
+                position: game.position().to_position_string(),
+                board: board_of(rules, game.position()),
+            });
+        }
+        crate::api::History {
+            version: self.version,
+            steps,
+        }
+    }
+
     fn view(&self) -> GameState {
         let rules = &self.rules;
         let core = rules.core();
         let g = rules.geometry();
         let pos = self.game.position();
-        let cells = (0..g.rows())
-            .map(|r| {
-                (0..g.cols())
-                    .map(|c| {
-                        g.cell(r as i64, c as i64).map(|cell| {
-                            pos.piece_at(cell)
-                                .map_or(String::new(), |p| core.code(p).to_string())
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
+        let cells = board_of(rules, pos).cells;
         let status = self.game.status();
         let (to_move, status_word, winner) = match status {
             Status::ToMove(p) => (Some(p), GameStatus::Playing, None),
@@ -727,6 +744,14 @@ impl Hub {
         drop(st);
         let display = self.display_for(&meta)?;
         Ok(layout_of(&rules, &display))
+    }
+
+    /// `GET /games/{id}/history`.
+    pub async fn history(&self, id: &str) -> Result<crate::api::History, Refusal> {
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        self.refresh(&live, &mut st).await?;
+        Ok(st.history())
     }
 
     /// `POST /games/{id}/seat`.
@@ -1328,6 +1353,28 @@ pub(crate) fn pack_options(pack: &ply_lang::Pack) -> Vec<PackOption> {
             doc: o.doc.clone(),
         })
         .collect()
+}
+
+/// The board of a position, as a state shows it.
+fn board_of(rules: &Rules, pos: &ply_kernel::Position) -> Board {
+    let core = rules.core();
+    let g = rules.geometry();
+    Board {
+        rows: g.rows(),
+        cols: g.cols(),
+        cells: (0..g.rows())
+            .map(|r| {
+                (0..g.cols())
+                    .map(|c| {
+                        g.cell(r as i64, c as i64).map(|cell| {
+                            pos.piece_at(cell)
+                                .map_or(String::new(), |p| core.code(p).to_string())
+                        })
+                    })
+                    .collect()
+            })
+            .collect(),
+    }
 }
 
 /// What a board needs to draw a game of these rules.

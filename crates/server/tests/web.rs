@@ -639,6 +639,26 @@ async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_
         }
     }
     assert_eq!(st.check, ["e8"]);
+    // The history: the start, then the board after each move, with the move.
+    let h: ply_server::api::History = c
+        .get(&format!("/games/{}/history", g.state.id))
+        .await
+        .expect("GET")
+        .json()
+        .expect("a history");
+    assert_eq!(h.version, st.version);
+    assert_eq!(h.steps.len(), 4);
+    assert_eq!(h.steps[0].position, g.state.position);
+    assert_eq!(h.steps[0].board, g.state.board);
+    assert_eq!(h.steps[0].mv, None);
+    assert_eq!(h.steps[1].mv.as_deref(), Some("e2-e4"));
+    assert_eq!(
+        h.steps[1].path,
+        Some(vec!["e2".to_string(), "e4".to_string()])
+    );
+    assert_eq!(h.steps[1].board.cells[4][4].as_deref(), Some("WP"));
+    assert_eq!(h.steps[3].position, st.position);
+    assert_eq!(h.steps[3].board, st.board);
     let st: GameState = c
         .post(
             &format!("/games/{}/moves", g.state.id),

@@ -19,6 +19,8 @@
     retry: 0,
     busy: false,
     flipped: false, // drawn upside down (the last row at the top)
+    view: null, // looking back: the number of moves shown (0 the start); null shows now
+    history: null, // the server's history of the game, for one version
   };
 
   if (!gameId) setup(); else open();
@@ -96,6 +98,7 @@
       if (page.state) { const st = page.state; page.state = null; show(st); }
     });
     $('pass').addEventListener('click', () => submit([]));
+    for (const to of ['start', 'back', 'forward', 'now']) $(`step-${to}`).addEventListener('click', () => step(to));
     $('copy-position').addEventListener('click', async () => {
       $('position').select();
       try {
@@ -154,6 +157,34 @@
   function connection(text) {
     $('connection').textContent = text;
     if (!text) document.body.dataset.connected = 'true';
+  }
+
+  // ---- Looking back -----------------------------------------------------------------------
+
+  /** Steps through the game: to the start, one move back or forward, or back to now. The
+   *  boards come from the server's history of the game, fetched once per version. */
+  async function step(to) {
+    const st = page.state;
+    if (!st) return;
+    const n = st.moves.length;
+    const at = page.view === null ? n : page.view;
+    const next = Math.max(0, Math.min(n, { start: 0, back: at - 1, forward: at + 1, now: n }[to]));
+    if (next === n) { page.view = null; redraw(); return; }
+    if (!page.history || page.history.version !== st.version) {
+      const r = await Ply.api('GET', `/games/${encodeURIComponent(gameId)}/history`);
+      if (r.status !== 200) { message(Ply.why(r.body), true); return; }
+      page.history = r.body;
+    }
+    if (page.state !== st || page.history.version !== st.version) return; // the game moved on
+    page.view = next;
+    redraw();
+  }
+
+  function redraw() {
+    if (!page.state) return;
+    const st = page.state;
+    page.state = null;
+    show(st);
   }
 
   // ---- Drawing --------------------------------------------------------------------------
@@ -408,18 +439,24 @@
   function show(st) {
     if (page.state && st.version < page.state.version) return;
     const changed = !page.state || st.version !== page.state.version;
+    // A new version of the game brings the board back to now.
+    if (page.state && changed) page.view = null;
     page.state = st;
     if (changed) page.prefix = [];
     const L = page.layout;
     const pieces = pieceByCode();
-    const last = new Set(st.last_path || []);
-    const check = new Set(st.check || []);
+    // Looking back: the board of an earlier move, from the history.
+    const past = page.view !== null && page.history && page.history.version === st.version
+      ? page.history.steps[page.view] : null;
+    const shownCells = past ? past.board.cells : st.board.cells;
+    const last = new Set((past ? past.path : st.last_path) || []);
+    const check = new Set(past ? [] : (st.check || []));
     for (let r = 0; r < L.rows; r++) {
       for (let c = 0; c < L.cols; c++) {
         const cell = L.cells[r][c];
         if (!cell) continue;
         const b = document.querySelector(`.cell[data-cell="${cell.name}"]`);
-        const code = st.board.cells[r][c] || '';
+        const code = shownCells[r][c] || '';
         b.dataset.piece = code;
         const slot = b.querySelector('.piece-slot');
         slot.replaceChildren();
@@ -455,8 +492,15 @@
     if (st.status === 'over') status = st.winner ? `Game over: ${st.winner} wins.` : 'Game over: a draw.';
     else if (st.status === 'stuck') status = `${st.to_move} has no legal move: the game cannot go on.`;
     else status = `${st.to_move} to move${st.to_move === page.seat ? ' (you)' : ''}${check.size ? ', in check' : ''}.`;
+    if (past) status = page.view === 0 ? 'The start (looking back).' : `After move ${page.view}, ${past.mv} (looking back).`;
     $('status').textContent = status;
-    $('moves').replaceChildren(...st.moves.map((m) => Ply.el('li', { text: m })));
+    $('moves').replaceChildren(...st.moves.map((m, i) => Ply.el('li', {
+      text: m, 'aria-current': past && i === page.view - 1 ? 'step' : null,
+    })));
+    $('step-start').disabled = $('step-back').disabled = st.moves.length === 0 || page.view === 0;
+    $('step-forward').disabled = $('step-now').disabled = page.view === null;
+    document.body.dataset.view = page.view === null ? 'now' : String(page.view);
+    $('position').value = past ? past.position : st.position;
     const mine = !over && page.seat && st.to_move === page.seat;
     $('pass').hidden = !(mine && st.legal_paths.some((p) => p.length === 0));
     const offer = st.undo_request;
@@ -466,7 +510,6 @@
     $('undo-decline').textContent = offer && offer.by === page.seat ? 'Withdraw' : 'Refuse';
     $('undo-note').textContent = offer ? `${offer.by} asks to take back ${offer.takes_back}.` : '';
     $('thinking').hidden = !(st.status === 'playing' && st.engine_seat && st.to_move === st.engine_seat);
-    $('position').value = st.position;
     document.body.dataset.version = String(st.version);
     document.body.dataset.status = st.status;
     highlight();
@@ -496,6 +539,7 @@
   }
 
   function highlight() {
+    if (page.view !== null) page.prefix = [];
     const prefix = page.prefix;
     const targets = new Set();
     let complete = false;
@@ -537,6 +581,7 @@
   function clicked(name) {
     const st = page.state;
     if (!st || page.busy) return;
+    if (page.view !== null) { message('You are looking back: press Now to play.'); return; }
     if (!page.seat) { message('You are watching: open a seat link to play.'); return; }
     if (st.status !== 'playing') { message('The game is over.'); return; }
     if (st.to_move !== page.seat) { message(`It is ${st.to_move}'s turn.`); return; }
