@@ -367,8 +367,9 @@ pub struct GameState {
     pub last_path: Option<Vec<String>>,
     /// A pending request to take back the last move, if any.
     pub undo_request: Option<UndoOffer>,
-    /// The cells of the side to move's royal pieces that the other side attacks (the side to
-    /// move is in check); empty when none is, or when the game has no royal kind.
+    /// The cells of the side to move's royal pieces that a legal move of the other side would
+    /// reach (the side to move is in check); empty when none is, or when the game has no royal
+    /// kind. (A piece pinned to its own royal piece is not counted.)
     #[serde(default)]
     pub check: Vec<String>,
     /// The seat an engine of the server plays, if one does (a board says that it is thinking
