@@ -195,6 +195,9 @@ default = true
 [display.pieces.Kq]
 {PROBE} = "x"
 
+[display.zones.zq]
+{PROBE} = "x"
+
 [display.players.Pqx]
 {PROBE} = "x"
 "#
@@ -252,6 +255,7 @@ fn the_quick_reference_names_every_key_of_every_table() {
         ("[eval]", &["[eval]"]),
         ("[display]", &["[display]"]),
         ("[display.pieces.Kq]", &["[display]"]),
+        ("[display.zones.zq]", &["[display]"]),
         ("[display.players.Pqx]", &["[display]"]),
     ] {
         let accepted = keys(&diags, what);

@@ -49,6 +49,9 @@ pub fn load_pack(
         Ok(Ok(pack)) => Ok(pack),
         Ok(Err(e)) => {
             write!(cx.err, "{}", e.render(cx.err_color))?;
+            if let Some(near) = pack_nearby(path) {
+                cx.note(format_args!("did you mean `{}`?", near.display()))?;
+            }
             Err(CliError::Reported)
         }
         Err(panic) => Err(CliError::Invalid(format!(
@@ -57,6 +60,53 @@ pub fn load_pack(
             panic_message(&*panic)
         ))),
     }
+}
+
+/// For a pack path that is not a file, the pack it probably means: the name with `.toml`, or
+/// in `rulesets/` (`jungle` -> `rulesets/jungle.toml`), when that file exists.
+pub fn pack_nearby(path: &Path) -> Option<std::path::PathBuf> {
+    if path.is_file() {
+        return None;
+    }
+    let name = path.file_name()?;
+    let mut toml = std::path::PathBuf::from(name);
+    if path.extension().is_none() {
+        toml.set_extension("toml");
+    }
+    let parent = path.parent().unwrap_or(Path::new(""));
+    [
+        parent.join(&toml),
+        parent.join("rulesets").join(&toml),
+        Path::new("rulesets").join(&toml),
+    ]
+    .into_iter()
+    .find(|p| p.as_path() != path && p.is_file())
+}
+
+/// A position's board (with `marked` cells bracketed), coloured by owner when `on` (see
+/// [`crate::output::paint_board`]).
+pub fn painted_board(
+    position: &ply_kernel::Position,
+    marked: &[ply_kernel::Cell],
+    on: bool,
+) -> String {
+    let text = if marked.is_empty() {
+        position.render()
+    } else {
+        position.render_marked(marked)
+    };
+    if !on {
+        return text;
+    }
+    let rules = position.rules();
+    let core = rules.core();
+    let codes = ply_kernel::Player::ALL.map(|p| {
+        rules
+            .kinds()
+            .map(|k| core.code(ply_kernel::Piece::new(k, p)).to_string())
+            .collect::<Vec<_>>()
+    });
+    crate::output::paint_board(&text, &codes, true)
 }
 
 /// The text of a panic's payload.

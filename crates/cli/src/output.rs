@@ -133,6 +133,9 @@ pub enum CliError {
     Invalid(String),
     /// The input is invalid and the command has already said why. Exit code 1.
     Reported,
+    /// The command line is wrong in a way only the pack shows (a player it does not have);
+    /// the message is printed as `error: ...`. Exit code 2, as for clap's own errors.
+    Usage(String),
     /// Reading or writing failed. Exit code 1 (0 for a closed pipe on output).
     Io(io::Error),
 }
@@ -176,6 +179,10 @@ pub fn exit_code(result: CmdResult, err: &mut dyn Write, color: bool) -> u8 {
             EXIT_INVALID
         }
         Err(CliError::Reported) => EXIT_INVALID,
+        Err(CliError::Usage(m)) => {
+            let _ = write_problem(err, color, Problem::Error, &m);
+            EXIT_USAGE
+        }
         Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(CliError::Io(e)) => {
             let _ = write_problem(err, color, Problem::Error, &e);
@@ -201,6 +208,10 @@ pub const RED: &str = "1;31";
 pub const YELLOW: &str = "33";
 /// Bold yellow.
 pub const BOLD_YELLOW: &str = "1;33";
+/// Bold magenta.
+pub const BOLD_MAGENTA: &str = "1;35";
+/// Dim.
+pub const DIM: &str = "2";
 /// Bold cyan.
 pub const BOLD_CYAN: &str = "1;36";
 
@@ -243,6 +254,70 @@ pub fn per_second(count: f64, seconds: f64) -> f64 {
 pub fn print_json(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
     let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
     writeln!(out, "{text}")
+}
+
+/// A rendered board (`Position::render`, `render_marked`) in colour when `on`: the first
+/// player's pieces bold cyan, the second's bold magenta, the marks of the last move (`[`,
+/// `]`) yellow, the zones' marks dim. Only the rows of cells are touched (a line that starts
+/// with a row number); `codes` are the two players' piece codes.
+pub fn paint_board(text: &str, codes: &[Vec<String>; 2], on: bool) -> String {
+    if !on {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() * 2);
+    for line in text.split_inclusive('\n') {
+        let is_row = line
+            .trim_start()
+            .split(' ')
+            .next()
+            .is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()));
+        if !is_row {
+            out.push_str(line);
+            continue;
+        }
+        // The row number, then the cells: tokens between spaces and brackets.
+        let lead = line.len() - line.trim_start().len();
+        let digits = line[lead..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(0);
+        out.push_str(&line[..lead + digits]);
+        let rest = &line[lead + digits..];
+        let mut token = String::new();
+        let flush = |token: &mut String, out: &mut String| {
+            if token.is_empty() {
+                return;
+            }
+            let code = if codes[0].iter().any(|c| c == token) {
+                Some(BOLD_CYAN)
+            } else if codes[1].iter().any(|c| c == token) {
+                Some(BOLD_MAGENTA)
+            } else if token.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+                None
+            } else {
+                Some(DIM)
+            };
+            match code {
+                Some(c) => out.push_str(&paint(true, c, token)),
+                None => out.push_str(token),
+            }
+            token.clear();
+        };
+        for ch in rest.chars() {
+            match ch {
+                ' ' | '\n' | '\r' => {
+                    flush(&mut token, &mut out);
+                    out.push(ch);
+                }
+                '[' | ']' => {
+                    flush(&mut token, &mut out);
+                    out.push_str(&paint(true, YELLOW, &ch.to_string()));
+                }
+                _ => token.push(ch),
+            }
+        }
+        flush(&mut token, &mut out);
+    }
+    out
 }
 
 #[cfg(test)]

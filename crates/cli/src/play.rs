@@ -22,7 +22,7 @@ use crate::record::Record;
 use clap::Args;
 use ply_kernel::{Cell, Game, Player, Position, move_text};
 use ply_search::{Engine, EngineKind, EngineSpec};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Who plays the other side in `ply play`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -98,8 +98,8 @@ fn last_move(game: &Game) -> Vec<Cell> {
 }
 
 /// The board with the last move marked.
-fn board(game: &Game) -> String {
-    game.position().render_marked(&last_move(game))
+fn board(game: &Game, color: bool) -> String {
+    crate::common::painted_board(game.position(), &last_move(game), color)
 }
 
 /// Runs `ply play`.
@@ -113,8 +113,8 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
     let human = match &args.as_player {
         None => Player::FIRST,
         Some(name) => core.player_by_name(name).ok_or_else(|| {
-            CliError::invalid(format!(
-                "`{name}` is not a player of {} (expected {} or {})",
+            CliError::Usage(format!(
+                "`--as {name}`: `{name}` is not a player of {} (expected {} or {})",
                 core.name(),
                 core.player_name(Player::FIRST),
                 core.player_name(Player::SECOND)
@@ -156,7 +156,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             core.player_name(Player::SECOND)
         )?,
     }
-    write!(cx.out, "{}", board(&game))?;
+    write!(cx.out, "{}", board(&game, cx.out_color))?;
 
     let mut line = Vec::new();
     let mut line_no = 0usize;
@@ -187,7 +187,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
                 move_text(&rules, &m)
             )?;
             game.play(m).map_err(CliError::invalid)?;
-            write!(cx.out, "{}", board(&game))?;
+            write!(cx.out, "{}", board(&game, cx.out_color))?;
             continue;
         }
         write!(cx.out, "{}> ", core.player_name(side))?;
@@ -207,7 +207,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             "" => {}
             "help" | "?" => write!(cx.out, "{HELP}")?,
             "quit" | "exit" => break End::Quit,
-            "board" => write!(cx.out, "{}", board(&game))?,
+            "board" => write!(cx.out, "{}", board(&game, cx.out_color))?,
             "moves" => {
                 let moves: Vec<String> = game
                     .legal_moves()?
@@ -219,7 +219,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             "undo" => {
                 if game.undo() {
                     while computer == Some(game.side_to_move()) && game.undo() {}
-                    write!(cx.out, "{}", board(&game))?;
+                    write!(cx.out, "{}", board(&game, cx.out_color))?;
                 } else {
                     cx.note("nothing to undo")?;
                 }
@@ -227,7 +227,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
             "redo" => {
                 if game.redo() {
                     while computer == Some(game.side_to_move()) && game.redo() {}
-                    write!(cx.out, "{}", board(&game))?;
+                    write!(cx.out, "{}", board(&game, cx.out_color))?;
                 } else {
                     cx.note("nothing to redo")?;
                 }
@@ -250,7 +250,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
                         writeln!(cx.out, "{} plays {text}", core.player_name(side))?;
                         // Against the random player the board comes with its answer.
                         if computer.is_none() || game.outcome().is_some() {
-                            write!(cx.out, "{}", board(&game))?;
+                            write!(cx.out, "{}", board(&game, cx.out_color))?;
                         }
                     }
                     Err(message) => {
@@ -273,7 +273,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
         };
         let record = record_of(
             &game,
-            &args.pack.pack.display().to_string(),
+            &pack_seen_from(&args.pack.pack, file),
             &args.pack.options.set,
             (initial != standard).then_some(initial.as_str()),
             result,
@@ -306,6 +306,34 @@ pub fn record_of(
     let rules = game.rules().clone();
     let moves: Vec<String> = game.history().map(|m| move_text(&rules, &m)).collect();
     Record::new(pack, set, start, result, moves)
+}
+
+/// The pack's path as the record at `record` should name it: relative to the record's
+/// directory (where `ply replay` looks first after the current directory), so that the record
+/// replays from anywhere and moves with its pack; absolute when the two share no ancestor;
+/// as given when either cannot be resolved.
+pub fn pack_seen_from(pack: &Path, record: &Path) -> String {
+    let dir = match record.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (Ok(pack_abs), Ok(dir_abs)) = (pack.canonicalize(), dir.canonicalize()) else {
+        return pack.display().to_string();
+    };
+    let a: Vec<_> = pack_abs.components().collect();
+    let b: Vec<_> = dir_abs.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common <= 1 {
+        return pack_abs.display().to_string();
+    }
+    let mut rel = PathBuf::new();
+    for _ in common..b.len() {
+        rel.push("..");
+    }
+    for c in &a[common..] {
+        rel.push(c.as_os_str());
+    }
+    rel.display().to_string()
 }
 
 /// A seed from the clock, for `play` without `--seed`.

@@ -5,9 +5,10 @@
 //! 1. **Header**: lines `Key: value`. A key starts with an upper-case ASCII letter and goes on
 //!    with letters, digits and `-`, up to the colon; the value is the rest of the line, trimmed.
 //!    Known keys:
-//!    - `Pack: <path>`: the pack (at most once). `ply play --record` writes the path as it was
-//!      given on the command line; `ply replay` looks for it from the current directory, then
-//!      from the record's directory, and `--pack` overrides it;
+//!    - `Pack: <path>`: the pack (at most once). `ply play --record` writes the path relative
+//!      to the record's directory; `ply replay` looks for it from the current directory, then
+//!      from the record's directory, then in `rulesets/` (a record of `ply serve` names the
+//!      pack's file only), and `--pack` overrides it;
 //!    - `Set: name=value`: an option value, one line per option set (any number);
 //!    - `Start: <position string>`: the starting position, only when the game did not start
 //!      from the pack's standard setup (at most once);

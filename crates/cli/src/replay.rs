@@ -2,8 +2,9 @@
 //! move.
 //!
 //! The pack is the record's own: its `Pack` header, a path resolved against the current
-//! directory and then against the record's directory (so a record shipped beside its packs
-//! replays from anywhere); `--pack` overrides it (with a warning when the header names another
+//! directory, then against the record's directory (so a record shipped beside its packs
+//! replays from anywhere), then in `rulesets/` of the current directory (a record downloaded
+//! from `ply serve` names its pack by file name); `--pack` overrides it (with a warning when the header names another
 //! file). The record's `Set` headers are applied (an option also given with `--set` takes the
 //! command line's value, with a warning when they differ), and its `Start` position, if any, is
 //! the starting position. Every move must be legal; the first that is not is reported as
@@ -119,7 +120,11 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
     };
     if args.step {
         writeln!(cx.out, "Start")?;
-        write!(cx.out, "{}", game.position().render())?;
+        write!(
+            cx.out,
+            "{}",
+            crate::common::painted_board(game.position(), &[], cx.out_color)
+        )?;
     }
     let mut marked: Vec<Cell> = Vec::new();
     for (i, m) in record.moves.iter().take(stop).enumerate() {
@@ -137,7 +142,11 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
                     core.player_name(side),
                     move_text(&rules, &played)
                 )?;
-                write!(cx.out, "{}", game.position().render_marked(&marked))?;
+                write!(
+                    cx.out,
+                    "{}",
+                    crate::common::painted_board(game.position(), &marked, cx.out_color)
+                )?;
             }
         }
     }
@@ -157,7 +166,11 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
         }
     }
     if !args.step {
-        write!(cx.out, "{}", game.position().render_marked(&marked))?;
+        write!(
+            cx.out,
+            "{}",
+            crate::common::painted_board(game.position(), &marked, cx.out_color)
+        )?;
     } else {
         writeln!(cx.out)?;
     }
@@ -179,14 +192,20 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
 }
 
 /// The file a `Pack` header names: the path itself when it exists (absolute, or relative to
-/// the current directory), else the path relative to the record's directory when that exists.
+/// the current directory), else the path relative to the record's directory when that exists,
+/// else the file of that name in `rulesets/` of the current directory.
 fn resolve(value: &str, record: &Path) -> Option<PathBuf> {
     let path = PathBuf::from(value);
     if path.is_file() {
         return Some(path);
     }
-    let beside = record.parent()?.join(&path);
-    (path.is_relative() && beside.is_file()).then_some(beside)
+    let beside = record.parent().map(|d| d.join(&path));
+    if let Some(beside) = beside.filter(|b| path.is_relative() && b.is_file()) {
+        return Some(beside);
+    }
+    // A record of `ply serve` names the pack by its file name in the server's folder
+    // (`Pack: jungle.toml`): the folder `rulesets/` of the current directory is tried last.
+    crate::common::pack_nearby(&path).filter(|p| p.starts_with("rulesets"))
 }
 
 /// Why a `Pack` header's file was not found.
@@ -197,7 +216,7 @@ fn not_found(h: &Header, record: &Path) -> String {
         .map_or(".".to_string(), |d| d.display().to_string());
     format!(
         "the record's pack `{}` is found neither from the current directory nor from the \
-         record's directory ({dir}); give the pack with --pack PACK",
+         record's directory ({dir}) nor in rulesets/; give the pack with --pack PACK",
         h.value
     )
 }

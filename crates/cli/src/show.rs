@@ -38,7 +38,11 @@ pub fn run(args: &ShowArgs, cx: &mut Context<'_>) -> CmdResult {
     let position = position_at(pack.rules.clone(), args.position.as_deref())?;
     writeln!(cx.out, "{}", pack.rules.core().name())?;
     writeln!(cx.out)?;
-    write!(cx.out, "{}", position.render())?;
+    write!(
+        cx.out,
+        "{}",
+        crate::common::painted_board(&position, &[], cx.out_color)
+    )?;
     writeln!(cx.out, "Position: {}", position.to_position_string())?;
     if let Some(fen) = position.to_fen() {
         writeln!(cx.out, "FEN: {fen}")?;

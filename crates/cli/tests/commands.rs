@@ -540,8 +540,9 @@ fn play_as_the_second_player_against_random_moves() {
 
 #[test]
 fn play_with_bad_arguments() {
+    // A player the pack does not have is a mistake of the command line: 2, as clap's own.
     let r = ply(&["play", JUNGLE, "--as", "C"], "");
-    assert_eq!(r.code, 1);
+    assert_eq!(r.code, 2);
     assert!(r.err.contains("`C` is not a player"), "{}", r.err);
     let r = ply(&["play", JUNGLE, "--vs", "nobody"], "");
     assert_eq!(r.code, 2);
@@ -598,10 +599,16 @@ fn record_then_replay() {
     // The script has refused lines, so the session fails; the record is written all the same.
     assert_eq!(r.code, 1, "{}", r.err);
     let text = std::fs::read_to_string(&file).unwrap();
+    // The pack as seen from the record's directory: here, in the temporary folder, a path
+    // from the root (the two share no other ancestor).
+    let pack = root().join(CR).canonicalize().unwrap();
     assert_eq!(
         text,
-        "# Ply game record\nPack: rulesets/cats_rabbits.toml\nSet: multi_hop=true\n\
-         Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n"
+        format!(
+            "# Ply game record\nPack: {}\nSet: multi_hop=true\n\
+             Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n",
+            pack.display()
+        )
     );
     let r = ply(&["replay", path], "");
     assert_eq!(r.code, 0, "{}", r.err);
@@ -627,10 +634,9 @@ fn replay_a_record_of_a_whole_game() {
         "a7-a6\ng7-g6\n",
     );
     assert_eq!(r.code, 0);
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap().matches('-').count(),
-        4
-    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let moves = &text[text.find("\n\n").unwrap()..];
+    assert_eq!(moves.matches('-').count(), 4, "{text}");
     let r = ply(&["replay", path], "");
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.out.contains("Result: not finished"), "{}", r.out);
@@ -639,7 +645,8 @@ fn replay_a_record_of_a_whole_game() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(r.err.contains("warning:"), "{}", r.err);
     assert!(
-        r.err.contains("played with pack `rulesets/jungle.toml`"),
+        r.err
+            .contains("rulesets/jungle.toml`; replaying with `rulesets/jungle_simplified.toml`"),
         "{}",
         r.err
     );
@@ -1082,4 +1089,132 @@ fn a_position_with_too_many_moves_is_an_error_everywhere_not_a_hang() {
     assert!(r.err.contains("refused"), "{}", r.err);
     let r = ply(&["play", pack, "--position", &position], "h8-h6\n");
     assert!(r.err.contains(limit) || r.err.contains(chain), "{}", r.err);
+}
+
+// ------------------------------------------------------------------------ the first hour's edges
+
+#[test]
+fn the_help_tagline_names_every_command() {
+    use clap::CommandFactory;
+    let r = ply(&["help"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    // The tagline may be wrapped to the terminal's width: everything before `Usage:`.
+    let tagline = r.out[..r.out.find("Usage:").expect("a usage line")]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        + " ";
+    for c in ply_cli::cli::Cli::command().get_subcommands() {
+        if c.is_hide_set() {
+            continue;
+        }
+        let name = c.get_name();
+        assert!(
+            tagline.contains(&format!(" {name},")) || tagline.contains(&format!(" {name} ")),
+            "`{name}` is missing from the tagline: {tagline}"
+        );
+    }
+}
+
+#[test]
+fn a_pack_named_without_its_folder_is_suggested() {
+    let r = ply(&["show", "jungle"], "");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err.contains("note: did you mean `rulesets/jungle.toml`?"),
+        "{}",
+        r.err
+    );
+    let r = ply(&["show", "rulesets/jungle"], "");
+    assert!(
+        r.err.contains("did you mean `rulesets/jungle.toml`?"),
+        "{}",
+        r.err
+    );
+    // Nothing is suggested when nothing is near.
+    let r = ply(&["show", "no_such_pack"], "");
+    assert!(!r.err.contains("did you mean"), "{}", r.err);
+}
+
+#[test]
+fn a_player_the_pack_does_not_have_is_a_command_line_error() {
+    let r = ply(&["play", JUNGLE, "--as", "C"], "");
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(
+        r.err
+            .contains("error: `--as C`: `C` is not a player of Jungle (expected A or B)"),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn color_always_colours_the_board_by_owner() {
+    let plain = ply(&["play", JUNGLE], "a7-a6\nquit\n");
+    let always = ply(&["--color", "always", "play", JUNGLE], "a7-a6\nquit\n");
+    assert_eq!(always.code, 0, "{}", always.err);
+    assert!(!plain.out.contains('\x1b'), "{}", plain.out);
+    // The first player's pieces, the second's, the last move's marks, the terrain.
+    for painted in [
+        "\x1b[1;36mAL\x1b[0m",
+        "\x1b[1;35mBL\x1b[0m",
+        "\x1b[33m[\x1b[0m",
+        "\x1b[2m~~\x1b[0m",
+    ] {
+        assert!(
+            always.out.contains(painted),
+            "{painted:?} in {}",
+            always.out
+        );
+    }
+    // Without the colours, the same text.
+    let stripped = always
+        .out
+        .split('\x1b')
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part
+            } else {
+                &part[part.find('m').map_or(0, |m| m + 1)..]
+            }
+        })
+        .collect::<String>();
+    assert_eq!(stripped, plain.out);
+    let show = ply(&["show", JUNGLE, "--color", "always"], "");
+    assert!(show.out.contains("\x1b[1;36mAT\x1b[0m"), "{}", show.out);
+}
+
+#[test]
+fn a_record_replays_from_another_directory_and_a_served_record_finds_its_pack() {
+    // `play --record` into another directory: the pack's path is written from the record's
+    // directory, so the record replays wherever it is replayed from.
+    let dir = temp_file("elsewhere");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    let r = ply(
+        &["play", JUNGLE, "--record", file.to_str().unwrap()],
+        "a7-a6\nquit\n",
+    );
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let pack_line = text.lines().find(|l| l.starts_with("Pack: ")).unwrap();
+    let named = dir.join(&pack_line["Pack: ".len()..]);
+    assert!(
+        named.is_file() && !pack_line.starts_with("Pack: rulesets/"),
+        "{pack_line}"
+    );
+    // Replayed with the current directory elsewhere: the header alone finds the pack.
+    let r = ply(&["replay", file.to_str().unwrap()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out.contains("1 moves replayed") || r.out.contains("1 move replayed"),
+        "{}",
+        r.out
+    );
+    // A record as `ply serve` writes it: `Pack: jungle.toml`, found in rulesets/.
+    let served = dir.join("served.txt");
+    std::fs::write(&served, "Pack: jungle.toml\n\na7-a6\n").unwrap();
+    let r = ply(&["replay", served.to_str().unwrap()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
 }

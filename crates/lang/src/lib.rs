@@ -76,5 +76,8 @@ pub use options::{OptionArg, Options};
 pub use pack::{Pack, load, load_str, load_str_with, load_with};
 pub use patterns::{PATTERN_FORMS, PatternForm, pattern_help};
 pub use read::MAX_EVAL_STEPS;
-pub use read::{Display, Evaluation, MAX_GLYPH_CHARS, OptionInfo, Style};
+pub use read::{
+    BOARD_STYLES, Display, Evaluation, MAX_GLYPH_CHARS, OptionInfo, PIECE_IMAGES, Style,
+    ZONE_DRAWINGS,
+};
 pub use syntax::MAX_EXPR_DEPTH;

@@ -69,6 +69,80 @@ fn display_mistakes_are_located() {
     assert!(errors(&text).contains("unknown key `size` in [display]"));
 }
 
+#[test]
+fn board_styles_images_glyphs_by_owner_and_zone_drawings_are_read() {
+    let text = format!(
+        "{BASE}[display]\nboard = \"intersections\"\ncolour = \"#e3b873\"\nstars = \"b2 a1:a2\"\n\
+         [display.pieces]\nStone = {{ image = \"chess:N\", glyph = {{ A = \"帥\", B = \"將\" }} }}\n\
+         [display.zones]\npond = {{ draw = \"river\" }}\n"
+    );
+    let pack = ply_lang::load_str("p.toml", &text, &[]).expect("loads");
+    let d = &pack.display;
+    assert_eq!(d.board.as_deref(), Some("intersections"));
+    assert_eq!(d.stars, ["b2", "a2", "a1"]);
+    assert_eq!(d.colour.as_deref(), Some("#e3b873"));
+    let stone = &d.pieces["Stone"];
+    assert_eq!(stone.image.as_deref(), Some("chess:N"));
+    assert_eq!(stone.glyph, None);
+    assert_eq!(stone.glyphs["A"], "帥");
+    assert_eq!(stone.glyphs["B"], "將");
+    assert_eq!(d.zones["pond"].draw.as_deref(), Some("river"));
+    let again = ply_lang::load_str("r.toml", &pack.resolved, &[]).expect("resolved loads");
+    assert_eq!(&again.display, d);
+    // Every allowed value is accepted.
+    for style in ply_lang::BOARD_STYLES {
+        let t = format!("{BASE}[display]\nboard = \"{style}\"\n");
+        assert!(ply_lang::load_str("p.toml", &t, &[]).is_ok(), "{style}");
+    }
+    for image in ply_lang::PIECE_IMAGES {
+        let t = format!("{BASE}[display.pieces]\nStone = {{ image = \"{image}\" }}\n");
+        assert!(ply_lang::load_str("p.toml", &t, &[]).is_ok(), "{image}");
+    }
+    for draw in ply_lang::ZONE_DRAWINGS {
+        let t = format!("{BASE}[display.zones]\npond = {{ draw = \"{draw}\" }}\n");
+        assert!(ply_lang::load_str("p.toml", &t, &[]).is_ok(), "{draw}");
+    }
+}
+
+/// Each mistake in the new keys of `[display]`, as `ply validate` shows it: located, with the
+/// allowed values or a suggestion.
+#[test]
+fn display_style_mistakes_are_located_and_hinted() {
+    let cases = [
+        ("board_misspelt", "[display]\nboard = \"checkerd\"\n"),
+        ("board_unknown", "[display]\nboard = \"hexagons\"\n"),
+        ("board_not_a_string", "[display]\nboard = 3\n"),
+        ("board_colour", "[display]\ncolour = \"green\"\n"),
+        ("stars_off_the_board", "[display]\nstars = \"b2 k9\"\n"),
+        (
+            "image_unknown",
+            "[display.pieces]\nStone = { image = \"chess:X\" }\n",
+        ),
+        (
+            "glyph_owner_unknown",
+            "[display.pieces]\nStone = { glyph = { A = \"x\", C = \"y\" } }\n",
+        ),
+        (
+            "glyph_by_owner_too_long",
+            "[display.pieces]\nStone = { glyph = { A = \"long\" } }\n",
+        ),
+        (
+            "draw_unknown",
+            "[display.zones]\npond = { draw = \"rivr\" }\n",
+        ),
+        (
+            "draw_on_a_piece",
+            "[display.pieces]\nStone = { draw = \"river\" }\n",
+        ),
+    ];
+    for (name, section) in cases {
+        insta::assert_snapshot!(
+            format!("display_{name}"),
+            errors(&format!("{BASE}{section}"))
+        );
+    }
+}
+
 fn rulesets() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets"))
 }

@@ -370,6 +370,38 @@ pub struct GameState {
     pub last_path: Option<Vec<String>>,
     /// A pending request to take back the last move, if any.
     pub undo_request: Option<UndoOffer>,
+    /// The cells of the side to move's royal pieces that a legal move of the other side would
+    /// reach (the side to move is in check); empty when none is, or when the game has no royal
+    /// kind. (A piece pinned to its own royal piece is not counted.)
+    #[serde(default)]
+    pub check: Vec<String>,
+    /// The seat an engine of the server plays, if one does (a board says that it is thinking
+    /// while that seat is to move).
+    #[serde(default)]
+    pub engine_seat: Option<String>,
+}
+
+/// `GET /games/{id}/history`: the board after every move so far, for stepping back and forth
+/// through the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct History {
+    /// The version of the game they are the boards of.
+    pub version: u64,
+    /// `steps[0]` is the start; `steps[i]` the board after the `i`-th move.
+    pub steps: Vec<HistoryStep>,
+}
+
+/// One position of a game's history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct HistoryStep {
+    /// The move that led here, in notation; `null` for the start.
+    pub mv: Option<String>,
+    /// That move as a path of cells, as in [`GameState::last_path`].
+    pub path: Option<Vec<String>>,
+    /// The position string.
+    pub position: String,
+    /// The board.
+    pub board: Board,
 }
 
 /// The most legal moves a state lists; past it, `GET /games/{id}/legal` pages them.
@@ -574,6 +606,20 @@ pub struct Layout {
     pub zones: Vec<LayoutZone>,
     /// Every piece that may appear, by code.
     pub pieces: Vec<LayoutPiece>,
+    /// The board's style: `plain`, `checkered`, `intersections` or `holes` (the pack's
+    /// `[display] board`, `plain` without one).
+    #[serde(default = "plain")]
+    pub style: String,
+    /// The board's colour the pack asks for (its squares' or its wood's).
+    #[serde(default)]
+    pub colour: Option<String>,
+    /// Cells marked with a point (go-style star points), by name.
+    #[serde(default)]
+    pub stars: Vec<String>,
+}
+
+fn plain() -> String {
+    "plain".to_string()
 }
 
 /// A player, as a board draws it.
@@ -609,6 +655,10 @@ pub struct LayoutZone {
     pub colour: Option<String>,
     /// The glyph the pack asks for instead of the mark.
     pub glyph: Option<String>,
+    /// How the zone is drawn: `tint` (its cells coloured; also when `null`), `none`,
+    /// `diagonals` (the diagonals of its rectangle) or `river` (a band across the board).
+    #[serde(default)]
+    pub draw: Option<String>,
 }
 
 /// A piece: a kind and an owner.
@@ -622,10 +672,16 @@ pub struct LayoutPiece {
     pub letter: String,
     /// The owner's name.
     pub owner: String,
-    /// The glyph the pack asks for instead of the letter.
+    /// The glyph the pack asks for instead of the letter (the owner's own, when the pack
+    /// gives one by owner).
     pub glyph: Option<String>,
     /// The colour the pack asks for.
     pub colour: Option<String>,
+    /// The image the pack asks for: `disc`, `ring`, `stone`, `stack`, `chess:K` ...
+    /// `chess:C`, `xiangqi` or `shogi` (see `ply_lang::PIECE_IMAGES`); `null` draws the
+    /// glyph or letter on a plain token.
+    #[serde(default)]
+    pub image: Option<String>,
 }
 
 /// `POST /playground/check` and `POST /playground/games`: a pack as text, as pasted in the

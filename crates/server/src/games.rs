@@ -249,23 +249,40 @@ impl LiveState {
         Ok(())
     }
 
+    /// The board after every move so far (the start first), replayed from the start.
+    fn history(&self) -> crate::api::History {
+        let rules = &self.rules;
+        let mut game = Game::new(rules.clone());
+        let mut steps = vec![crate::api::HistoryStep {
+            mv: None,
+            path: None,
+            position: game.position().to_position_string(),
+            board: board_of(rules, game.position()),
+        }];
+        for m in self.game.history() {
+            let text = move_text(rules, &m);
+            if game.play(m).is_err() {
+                break;
+            }
+            steps.push(crate::api::HistoryStep {
+                path: Some(path_of(rules, &text)),
+                mv: Some(text),
+                position: game.position().to_position_string(),
+                board: board_of(rules, game.position()),
+            });
+        }
+        crate::api::History {
+            version: self.version,
+            steps,
+        }
+    }
+
     fn view(&self) -> GameState {
         let rules = &self.rules;
         let core = rules.core();
         let g = rules.geometry();
         let pos = self.game.position();
-        let cells = (0..g.rows())
-            .map(|r| {
-                (0..g.cols())
-                    .map(|c| {
-                        g.cell(r as i64, c as i64).map(|cell| {
-                            pos.piece_at(cell)
-                                .map_or(String::new(), |p| core.code(p).to_string())
-                        })
-                    })
-                    .collect()
-            })
-            .collect();
+        let cells = board_of(rules, pos).cells;
         let status = self.game.status();
         let (to_move, status_word, winner) = match status {
             Status::ToMove(p) => (Some(p), GameStatus::Playing, None),
@@ -279,6 +296,10 @@ impl LiveState {
             .last_move()
             .map(|m| path_of(rules, &move_text(rules, &m)));
         let name = |p: Player| core.player_name(p).to_string();
+        let check = match status {
+            Status::ToMove(p) => royal_in_check(rules, pos, p),
+            _ => Vec::new(),
+        };
         GameState {
             id: self.meta.id.clone(),
             version: self.version,
@@ -308,6 +329,13 @@ impl LiveState {
                     takes_back: move_text(rules, &self.game.last_move()?),
                 })
             }),
+            check,
+            engine_seat: self
+                .meta
+                .engine
+                .as_deref()
+                .and_then(|e| serde_json::from_str::<EngineSeat>(e).ok())
+                .and_then(|e| e.seat),
         }
     }
 
@@ -837,6 +865,14 @@ impl Hub {
         drop(st);
         let display = self.display_for(&meta).await?;
         Ok(layout_of(&rules, &display))
+    }
+
+    /// `GET /games/{id}/history`.
+    pub async fn history(&self, id: &str) -> Result<crate::api::History, Refusal> {
+        let live = self.live(id).await?;
+        let mut st = live.state.lock().await;
+        self.refresh(&live, &mut st).await?;
+        Ok(st.history())
     }
 
     /// `POST /games/{id}/seat`.
@@ -1444,6 +1480,28 @@ pub(crate) fn pack_options(pack: &ply_lang::Pack) -> Vec<PackOption> {
         .collect()
 }
 
+/// The board of a position, as a state shows it.
+fn board_of(rules: &Rules, pos: &ply_kernel::Position) -> Board {
+    let core = rules.core();
+    let g = rules.geometry();
+    Board {
+        rows: g.rows(),
+        cols: g.cols(),
+        cells: (0..g.rows())
+            .map(|r| {
+                (0..g.cols())
+                    .map(|c| {
+                        g.cell(r as i64, c as i64).map(|cell| {
+                            pos.piece_at(cell)
+                                .map_or(String::new(), |p| core.code(p).to_string())
+                        })
+                    })
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
 /// What a board needs to draw a game of these rules.
 pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
     let core = rules.core();
@@ -1471,6 +1529,7 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
                 mark: z.mark.map(|m| m.to_string()),
                 colour: style.colour.clone(),
                 glyph: style.glyph.clone(),
+                draw: style.draw.clone(),
             });
         }
     }
@@ -1500,8 +1559,13 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
                 kind: rules.kind_name(k).to_string(),
                 letter: core.kind_letter(k).to_string(),
                 owner: player_name(p),
-                glyph: style.glyph,
+                glyph: style
+                    .glyphs
+                    .get(core.player_name(p))
+                    .cloned()
+                    .or(style.glyph),
                 colour: style.colour,
+                image: style.image,
             });
         }
     }
@@ -1523,7 +1587,37 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
         cells,
         zones,
         pieces,
+        style: display.board.clone().unwrap_or_else(|| "plain".to_string()),
+        colour: display.colour.clone(),
+        stars: display.stars.clone(),
     }
+}
+
+/// The cells of `side`'s royal pieces that the other side's moves reach (the pieces that are
+/// in check), by name; empty without a royal kind.
+fn royal_in_check(rules: &Rules, pos: &ply_kernel::Position, side: Player) -> Vec<String> {
+    let Some(royal) = rules.royal_kind() else {
+        return Vec::new();
+    };
+    let own: Vec<Cell> = pos
+        .pieces()
+        .filter(|(_, p)| p.kind() == royal && p.owner() == side)
+        .map(|(c, _)| c)
+        .collect();
+    if own.is_empty() {
+        return Vec::new();
+    }
+    let Ok(replies) = pos.moves_of(side.other()) else {
+        return Vec::new();
+    };
+    let g = rules.geometry();
+    let mut hit: Vec<String> = own
+        .into_iter()
+        .filter(|c| replies.iter().any(|m| pos.path(m).contains(c)))
+        .map(|c| g.name(c).to_string())
+        .collect();
+    hit.dedup();
+    hit
 }
 
 fn json_of(v: OptionValue) -> OptionJson {

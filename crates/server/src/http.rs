@@ -1,9 +1,9 @@
 //! The HTTP and WebSocket routes, and the listener that bounds the number of connections.
 
 use crate::api::{
-    Conflict, CreateGame, CreatedGame, ErrorBody, GameState, Layout, LegalPage, LegalQuery,
-    MoveRequest, PackCheck, PackList, PackText, PackToCheck, PastedPack, SeatAnswer, SeatRequest,
-    ServerInfo, ServerMessage, UndoRequest,
+    Conflict, CreateGame, CreatedGame, ErrorBody, GameState, History, Layout, LegalPage,
+    LegalQuery, MoveRequest, PackCheck, PackList, PackText, PackToCheck, PastedPack, SeatAnswer,
+    SeatRequest, ServerInfo, ServerMessage, UndoRequest,
 };
 use crate::games::{Hub, Refusal};
 use crate::limits::limited;
@@ -99,6 +99,7 @@ pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
         .route("/assets/{file}", get(crate::web::asset))
         .route("/packs/{name}", get(pack_text))
         .route("/games/{id}/layout", get(layout))
+        .route("/games/{id}/history", get(history))
         .route("/games/{id}/seat", post(seat))
         .route("/games/{id}/record", get(record))
         .route(
@@ -326,6 +327,16 @@ async fn pack_text(State(app): State<App>, Path(name): Path<String>) -> Response
         (status = 410, description = "The game expired: it went without a move for the server's `--expire-games` and was removed.", body = ErrorBody)))]
 async fn layout(State(app): State<App>, Path(id): Path<String>) -> Response {
     answer(200, app.hub.layout(&id).await)
+}
+
+#[utoipa::path(get, path = "/games/{id}/history", tag = "games",
+    summary = "The board after every move so far, the start first, for stepping through the game.",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    responses((status = 200, description = "The history.", body = History),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 410, description = "The game expired: it went without a move for the server's `--expire-games` and was removed.", body = ErrorBody)))]
+async fn history(State(app): State<App>, Path(id): Path<String>) -> Response {
+    answer(200, app.hub.history(&id).await)
 }
 
 #[utoipa::path(post, path = "/games/{id}/seat", tag = "games",
@@ -785,7 +796,7 @@ pub async fn serve_connections(
             why."
     ),
     paths(
-        index, openapi, packs, pack_text, create, state, legal, play, undo, ws, layout, seat,
+        index, openapi, packs, pack_text, create, state, legal, play, undo, ws, layout, history, seat,
         record, check, create_pasted, crate::web::playground, crate::web::asset
     ),
     components(schemas(ServerMessage)),

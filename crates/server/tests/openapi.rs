@@ -394,6 +394,9 @@ async fn the_openapi_file_describes_what_the_server_does() {
         .await
         .expect("GET");
     spec.assert_valid("Layout", &fg_layout.json().expect("json"), &mut used);
+    let history = c.get(&format!("/games/{id}/history")).await.expect("GET");
+    assert_eq!(history.status, 200, "{}", history.text());
+    spec.assert_valid("History", &history.json().expect("json"), &mut used);
     let page = c
         .get(&format!("/games/{id}/legal?offset=1&limit=3"))
         .await
@@ -495,6 +498,7 @@ async fn the_openapi_file_describes_what_the_server_does() {
     let referenced_only = [
         "Board",
         "EngineSeat",
+        "HistoryStep",
         "LayoutCell",
         "LayoutPiece",
         "LayoutPlayer",

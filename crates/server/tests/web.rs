@@ -462,6 +462,7 @@ async fn an_engine_plays_its_seat_and_declines_undo() {
     assert_eq!(a.status, 201, "{}", a.text());
     let g: CreatedGame = a.json().expect("created");
     assert_eq!(g.seats.keys().collect::<Vec<_>>(), ["B"]);
+    assert_eq!(g.state.engine_seat.as_deref(), Some("A"));
     let id = g.state.id.clone();
     let wait_for = |v: u64| {
         let addr = server.addr;
@@ -557,4 +558,115 @@ async fn a_pasted_pack_with_display_draws_as_asked() {
         (Some(3), Some(20)),
         "{body}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_check() {
+    let (server, _db) = start_sqlite().await;
+    let mut c = Client::new(server.addr);
+    let text = "extends = \"jungle.toml\"\n[display]\nboard = \"intersections\"\ncolour = \"#e3b873\"\nstars = \"d5 a1\"\n\
+                [display.pieces]\nTiger = { glyph = { A = \"虎\", B = \"寅\" }, image = \"xiangqi\" }\n\
+                Rat = { glyph = \"R\", image = \"stone\" }\n\
+                [display.zones]\nwater = { draw = \"river\" }\n";
+    let a = c
+        .post("/playground/games", &pasted(text))
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 201, "{}", a.text());
+    let g: CreatedGame = a.json().expect("created");
+    let layout: Layout = c
+        .get(&format!("/games/{}/layout", g.state.id))
+        .await
+        .expect("GET")
+        .json()
+        .expect("layout");
+    assert_eq!(layout.style, "intersections");
+    assert_eq!(layout.stars, ["d5", "a1"]);
+    assert_eq!(layout.colour.as_deref(), Some("#e3b873"));
+    let piece = |code: &str| layout.pieces.iter().find(|p| p.code == code).expect(code);
+    // A glyph by owner reaches each owner's piece; one glyph reaches both.
+    assert_eq!(piece("AT").glyph.as_deref(), Some("虎"));
+    assert_eq!(piece("BT").glyph.as_deref(), Some("寅"));
+    assert_eq!(piece("BT").image.as_deref(), Some("xiangqi"));
+    assert_eq!(piece("AR").glyph.as_deref(), Some("R"));
+    assert_eq!(piece("BR").image.as_deref(), Some("stone"));
+    assert_eq!(piece("AL").image, None);
+    let water = layout
+        .zones
+        .iter()
+        .find(|z| z.name == "water")
+        .expect("water");
+    assert_eq!(water.draw.as_deref(), Some("river"));
+    // A pack of one's own without `[display]` is drawn plain.
+    let own = "[game]\nplayers = [\"A\", \"B\"]\n[board]\nrows = 3\ncols = 3\n[pieces.Stone]\n\
+               letter = \"S\"\nmoves = [\"step orthogonal\"]\n[setup.A]\nStone = \"a1\"\n\
+               [setup.B]\nStone = \"c3\"\n";
+    let a = c
+        .post("/playground/games", &pasted(own))
+        .await
+        .expect("POST");
+    assert_eq!(a.status, 201, "{}", a.text());
+    let g: CreatedGame = a.json().expect("created");
+    let layout: Layout = c
+        .get(&format!("/games/{}/layout", g.state.id))
+        .await
+        .expect("GET")
+        .json()
+        .expect("layout");
+    assert_eq!(layout.style, "plain");
+    assert!(layout.stars.is_empty());
+    assert!(layout.pieces.iter().all(|p| p.image.is_none()));
+    // Check: 1. e4 f6 2. Qh5+ puts the second player's royal piece on e8 in check; the reply
+    // g6 blocks it and the check is gone.
+    let g = create(&mut c, "chess").await;
+    assert!(g.state.check.is_empty());
+    assert_eq!(g.state.engine_seat, None);
+    let first = g.state.players[0].clone();
+    let second = g.state.players[1].clone();
+    let mut st = g.state.clone();
+    for (seat, m) in [(&first, "e2-e4"), (&second, "f7-f6"), (&first, "d1-h5")] {
+        st = c
+            .post(
+                &format!("/games/{}/moves", g.state.id),
+                &mv(&g.seats[seat], st.version, m),
+            )
+            .await
+            .expect("POST")
+            .json()
+            .expect("a state");
+        if m != "d1-h5" {
+            assert!(st.check.is_empty(), "{m}: {:?}", st.check);
+        }
+    }
+    assert_eq!(st.check, ["e8"]);
+    // The history: the start, then the board after each move, with the move.
+    let h: ply_server::api::History = c
+        .get(&format!("/games/{}/history", g.state.id))
+        .await
+        .expect("GET")
+        .json()
+        .expect("a history");
+    assert_eq!(h.version, st.version);
+    assert_eq!(h.steps.len(), 4);
+    assert_eq!(h.steps[0].position, g.state.position);
+    assert_eq!(h.steps[0].board, g.state.board);
+    assert_eq!(h.steps[0].mv, None);
+    assert_eq!(h.steps[1].mv.as_deref(), Some("e2-e4"));
+    assert_eq!(
+        h.steps[1].path,
+        Some(vec!["e2".to_string(), "e4".to_string()])
+    );
+    assert_eq!(h.steps[1].board.cells[4][4].as_deref(), Some("WP"));
+    assert_eq!(h.steps[3].position, st.position);
+    assert_eq!(h.steps[3].board, st.board);
+    let st: GameState = c
+        .post(
+            &format!("/games/{}/moves", g.state.id),
+            &mv(&g.seats[&second], st.version, "g7-g6"),
+        )
+        .await
+        .expect("POST")
+        .json()
+        .expect("a state");
+    assert!(st.check.is_empty(), "{:?}", st.check);
 }

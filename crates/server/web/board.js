@@ -19,6 +19,8 @@
     retry: 0,
     busy: false,
     flipped: false, // drawn upside down (the last row at the top)
+    view: null, // looking back: the number of moves shown (0 the start); null shows now
+    history: null, // the server's history of the game, for one version
   };
 
   if (!gameId) setup(); else open();
@@ -96,6 +98,16 @@
       if (page.state) { const st = page.state; page.state = null; show(st); }
     });
     $('pass').addEventListener('click', () => submit([]));
+    for (const to of ['start', 'back', 'forward', 'now']) $(`step-${to}`).addEventListener('click', () => step(to));
+    $('copy-position').addEventListener('click', async () => {
+      $('position').select();
+      try {
+        await navigator.clipboard.writeText($('position').value);
+        message('The position string is copied.');
+      } catch (e) {
+        message('Selected: copy it with Ctrl+C.');
+      }
+    });
     $('undo-ask').addEventListener('click', () => undo('ask'));
     $('undo-accept').addEventListener('click', () => undo('accept'));
     $('undo-decline').addEventListener('click', () => undo('decline'));
@@ -121,7 +133,12 @@
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${proto}://${location.host}/games/${encodeURIComponent(gameId)}/ws`);
     page.ws = ws;
-    ws.onopen = () => { page.retry = 0; connection(''); };
+    ws.onopen = () => {
+      page.retry = 0;
+      connection('');
+      // A refusal that only said the server was away is over once it is back.
+      if (page.unreachable) { page.unreachable = false; message(''); }
+    };
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
@@ -142,6 +159,34 @@
     if (!text) document.body.dataset.connected = 'true';
   }
 
+  // ---- Looking back -----------------------------------------------------------------------
+
+  /** Steps through the game: to the start, one move back or forward, or back to now. The
+   *  boards come from the server's history of the game, fetched once per version. */
+  async function step(to) {
+    const st = page.state;
+    if (!st) return;
+    const n = st.moves.length;
+    const at = page.view === null ? n : page.view;
+    const next = Math.max(0, Math.min(n, { start: 0, back: at - 1, forward: at + 1, now: n }[to]));
+    if (next === n) { page.view = null; redraw(); return; }
+    if (!page.history || page.history.version !== st.version) {
+      const r = await Ply.api('GET', `/games/${encodeURIComponent(gameId)}/history`);
+      if (r.status !== 200) { message(Ply.why(r.body), true); return; }
+      page.history = r.body;
+    }
+    if (page.state !== st || page.history.version !== st.version) return; // the game moved on
+    page.view = next;
+    redraw();
+  }
+
+  function redraw() {
+    if (!page.state) return;
+    const st = page.state;
+    page.state = null;
+    show(st);
+  }
+
   // ---- Drawing --------------------------------------------------------------------------
 
   const pieceByCode = () => Object.fromEntries(page.layout.pieces.map((p) => [p.code, p]));
@@ -151,7 +196,12 @@
     const board = $('board');
     board.style.setProperty('--rows', L.rows);
     board.style.setProperty('--cols', L.cols);
+    board.dataset.style = L.style || 'plain';
+    if (L.colour) board.style.setProperty('--board', L.colour);
     board.replaceChildren();
+    const stars = new Set(L.stars || []);
+    // Checkered: a1 (the bottom left) is dark, as on a chess board.
+    const shade = (r, c) => ((L.rows - 1 - r + c) % 2 === 0 ? 'dark' : 'light');
     const colName = (c) => {
       for (let r = 0; r < L.rows; r++) if (L.cells[r][c]) return L.cells[r][c].name.replace(/[0-9]+$/, '');
       return '';
@@ -172,18 +222,21 @@
       for (let j = 0; j < L.cols; j++) {
         const c = turn(j, L.cols);
         const cell = L.cells[r][c];
-        if (!cell) { board.append(Ply.el('div', { class: 'hole', 'aria-hidden': 'true' })); continue; }
+        if (!cell) { board.append(Ply.el('div', { class: `hole ${shade(r, c)}`, 'aria-hidden': 'true' })); continue; }
         const b = Ply.el('button', {
-          class: 'cell', role: 'gridcell', 'data-cell': cell.name, 'data-row': r, 'data-col': c,
+          class: `cell ${shade(r, c)}`, 'data-cell': cell.name, 'data-row': r, 'data-col': c,
           tabindex: first ? '0' : '-1', type: 'button',
         });
         first = false;
-        const zones = cell.zones.map((i) => L.zones[i]);
+        if (stars.has(cell.name)) b.classList.add('star');
+        // Zones drawn as lines (or not at all) do not tint their cells.
+        const zones = cell.zones.map((i) => L.zones[i]).filter((z) => !z.draw || z.draw === 'tint');
         const tinted = zones.find((z) => z.colour);
         if (tinted) b.style.setProperty('--zone', tinted.colour);
         else if (zones.length) b.classList.add(`zone-${L.zones.indexOf(zones[0]) % 6}`);
         const marks = zones.map((z) => zoneMark(z)).filter((m) => m).join(' ');
-        if (marks) b.append(Ply.el('span', { class: 'mark', 'aria-hidden': 'true', text: marks }));
+        // Drawn by the style sheet from the attribute: the button's name is its label alone.
+        if (marks) b.append(Ply.el('span', { class: 'mark', 'aria-hidden': 'true', 'data-text': marks }));
         b.append(Ply.el('span', { class: 'piece-slot' }));
         b.addEventListener('click', () => clicked(cell.name));
         b.addEventListener('keydown', (ev) => arrows(ev, r, c));
@@ -192,7 +245,148 @@
       board.append(Ply.el('div', { class: 'coord', 'aria-hidden': 'true', text: rowName(r) }));
     }
     board.append(...colRow());
+    // Every square of the grid placed by hand, so that the lines of an intersections board
+    // can lie under the cells in the same grid.
+    [...board.children].forEach((e, k) => {
+      e.style.gridRow = String(Math.floor(k / (L.cols + 2)) + 1);
+      e.style.gridColumn = String((k % (L.cols + 2)) + 1);
+    });
+    if (L.style === 'intersections') {
+      const g = lines(turn);
+      g.style.gridRow = `2 / span ${L.rows}`;
+      g.style.gridColumn = `2 / span ${L.cols}`;
+      board.prepend(g);
+    }
     legend();
+  }
+
+  const SVG = 'http://www.w3.org/2000/svg';
+  function svg(tag, attrs, ...children) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+
+  /** The lines of an intersections board, under its cells: one through every row and column
+   *  of points; a `river` zone's two parts leave the inner columns open between them, a
+   *  `diagonals` zone's parts are crossed corner to corner. In the board's own coordinates,
+   *  turned with it. */
+  function lines(turn) {
+    const L = page.layout;
+    const R = L.rows;
+    const C = L.cols;
+    const parts = new Map(); // zone index -> [rows, cols] (turned)
+    L.cells.forEach((row, r) => row.forEach((cell, c) => {
+      if (!cell) return;
+      for (const i of cell.zones) {
+        if (!parts.has(i)) parts.set(i, [[], []]);
+        parts.get(i)[0].push(turn(r, R));
+        parts.get(i)[1].push(turn(c, C));
+      }
+    }));
+    const span = (i) => {
+      const [rs, cs] = parts.get(i) || [[0], [0]];
+      return [Math.min(...rs), Math.max(...rs), Math.min(...cs), Math.max(...cs)];
+    };
+    // The rows a river leaves open: between the last row of one part and the first of the next.
+    const gaps = [];
+    L.zones.forEach((z, i) => {
+      if (z.draw !== 'river' || !z.owner || !parts.has(i)) return;
+      const [, bottom] = span(i);
+      L.zones.forEach((w, j) => {
+        if (j !== i && w.name === z.name && parts.has(j) && span(j)[0] === bottom + 1) gaps.push(bottom);
+      });
+    });
+    const g = svg('svg', {
+      class: 'lines', viewBox: `0 0 ${C} ${R}`, preserveAspectRatio: 'none', 'aria-hidden': 'true',
+    });
+    const line = (x1, y1, x2, y2, cls) => g.append(svg('line', { x1, y1, x2, y2, class: cls || '' }));
+    for (const k of gaps) g.append(svg('rect', { x: 0.5, y: k + 0.5, width: C - 1, height: 1, class: 'river' }));
+    for (let r = 0; r < R; r++) line(0.5, r + 0.5, C - 0.5, r + 0.5);
+    for (let c = 0; c < C; c++) {
+      const edge = c === 0 || c === C - 1;
+      let from = 0.5;
+      for (const k of [...gaps].sort((a, b) => a - b)) {
+        if (edge) continue;
+        line(c + 0.5, from, c + 0.5, k + 0.5);
+        from = k + 1.5;
+      }
+      line(c + 0.5, from, c + 0.5, R - 0.5);
+    }
+    L.zones.forEach((z, i) => {
+      if (z.draw !== 'diagonals' || !parts.has(i)) return;
+      const [r0, r1, c0, c1] = span(i);
+      line(c0 + 0.5, r0 + 0.5, c1 + 0.5, r1 + 0.5);
+      line(c1 + 0.5, r0 + 0.5, c0 + 0.5, r1 + 0.5);
+    });
+    g.append(svg('rect', { x: 0.5, y: 0.5, width: C - 1, height: R - 1, class: 'frame' }));
+    return g;
+  }
+
+  /** Whether a colour (`#rgb` or `#rrggbb`) is light. */
+  function light(colour) {
+    let h = colour.slice(1);
+    if (h.length === 3) h = [...h].map((x) => x + x).join('');
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150;
+  }
+
+  const DEFAULT_SIDES = ['#f8f6f0', '#2b2b2b'];
+  // The chess family by its filled glyphs (the two sides differ by fill, and by outline).
+  const CHESS = { K: '♚', Q: '♛', R: '♜', B: '♝', N: '♞', P: '♟' };
+
+  /** A piece drawn as the pack's image asks: an SVG of 100 by 100. */
+  function pieceImage(p, owner, colour) {
+    const fill = colour || DEFAULT_SIDES[owner] || DEFAULT_SIDES[0];
+    const ink = light(fill) ? '#1b1b1b' : '#f8f6f0';
+    const edge = light(fill) ? '#3a3a3a' : '#000';
+    const g = svg('svg', { viewBox: '0 0 100 100', class: 'piece-img', 'aria-hidden': 'true' });
+    const text = (t, size, attrs) => svg('text', {
+      x: 50, y: 52, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': size, ...attrs, text: t,
+    });
+    const image = p.image;
+    const label = p.glyph || '';
+    if (image === 'disc' || image === 'stack') {
+      if (image === 'stack') g.append(svg('circle', { cx: 50, cy: 58, r: 38, fill, stroke: edge, 'stroke-width': 3 }));
+      g.append(svg('circle', { cx: 50, cy: image === 'stack' ? 44 : 50, r: 40, fill, stroke: edge, 'stroke-width': 3 }));
+      g.append(svg('circle', { cx: 50, cy: image === 'stack' ? 44 : 50, r: 30, fill: 'none', stroke: edge, 'stroke-width': 1.5, opacity: 0.35 }));
+      if (label) g.append(text(label, 40, { y: image === 'stack' ? 46 : 52, fill: ink, 'font-weight': 700 }));
+    } else if (image === 'stone') {
+      const id = `stone-${owner}`;
+      g.append(svg('defs', {}, svg('radialGradient', { id, cx: '35%', cy: '30%', r: '75%' },
+        svg('stop', { offset: '0%', 'stop-color': light(fill) ? '#ffffff' : '#6a6a6a' }),
+        svg('stop', { offset: '100%', 'stop-color': fill }))));
+      g.append(svg('circle', { cx: 50, cy: 50, r: 46, fill: `url(#${id})`, stroke: edge, 'stroke-width': 1.5 }));
+      if (label) g.append(text(label, 40, { fill: ink, 'font-weight': 700 }));
+    } else if (image === 'ring') {
+      g.append(svg('circle', { cx: 50, cy: 50, r: 34, fill: 'none', stroke: edge, 'stroke-width': 16 }));
+      g.append(svg('circle', { cx: 50, cy: 50, r: 34, fill: 'none', stroke: fill, 'stroke-width': 10 }));
+      if (label) g.append(text(label, 34, { fill: edge, 'font-weight': 700 }));
+    } else if (image === 'xiangqi') {
+      g.append(svg('circle', { cx: 50, cy: 50, r: 46, fill: '#f6e7c8', stroke: '#5a4630', 'stroke-width': 2.5 }));
+      g.append(svg('circle', { cx: 50, cy: 50, r: 38, fill: 'none', stroke: fill, 'stroke-width': 2.5 }));
+      g.append(text(label || p.letter, 50, { fill, 'font-weight': 700, class: 'cjk' }));
+    } else if (image === 'shogi') {
+      g.append(svg('polygon', { points: '50,6 80,18 90,94 10,94 20,18', fill: '#f0d9a0', stroke: '#5a4630', 'stroke-width': 2.5 }));
+      g.append(text(label || p.letter, 44, { y: 58, fill: '#1b1b1b', 'font-weight': 700, class: 'cjk' }));
+      if (owner === 1) g.setAttribute('class', 'piece-img turned');
+    } else if (image && image.startsWith('chess:')) {
+      const k = image.slice(6);
+      const glyph = (t, size, attrs) => text(t, size, {
+        fill, stroke: light(fill) ? '#1b1b1b' : '#f8f6f0', 'stroke-width': light(fill) ? 3 : 1.2,
+        'paint-order': 'stroke', 'stroke-linejoin': 'round', class: 'chess', ...attrs,
+      });
+      if (CHESS[k]) g.append(glyph(CHESS[k], 86, { y: 56 }));
+      else {
+        // The compound pieces: a knight beside a bishop (A) or a rook (C).
+        g.append(glyph(k === 'A' ? CHESS.B : CHESS.R, 62, { x: 34, y: 60 }));
+        g.append(glyph(CHESS.N, 62, { x: 66, y: 50 }));
+      }
+    }
+    return g;
   }
 
   function zoneMark(z) {
@@ -209,9 +403,15 @@
 
   function legend() {
     const L = page.layout;
-    const parts = L.zones.filter((z) => zoneMark(z)).map((z) => `${zoneMark(z)} ${zoneWords(z)}`);
+    const parts = L.zones.filter((z) => zoneMark(z) && (!z.draw || z.draw === 'tint')).map((z) => `${zoneMark(z)} ${zoneWords(z)}`);
     const kinds = [...new Set(L.pieces.map((p) => `${p.glyph || p.letter} ${p.kind}`))];
-    const owners = L.players.map((p, i) => `${i === 0 ? 'round' : 'square'} pieces: ${p.name}`);
+    const imaged = L.pieces.some((p) => p.image);
+    const tone = (p, i) => (light(p.colour || DEFAULT_SIDES[i]) ? 'light' : 'dark');
+    const toned = imaged && tone(L.players[0], 0) !== tone(L.players[1], 1);
+    const owners = L.players.map((p, i) => {
+      if (!imaged) return `${i === 0 ? 'round' : 'square'} pieces: ${p.name}`;
+      return toned ? `${tone(p, i)} pieces: ${p.name}` : `${p.name}'s pieces in its colour`;
+    });
     $('legend').textContent = [owners.join(', '), kinds.join(', '), parts.join('; ')]
       .filter((x) => x).join(' | ');
   }
@@ -239,17 +439,24 @@
   function show(st) {
     if (page.state && st.version < page.state.version) return;
     const changed = !page.state || st.version !== page.state.version;
+    // A new version of the game brings the board back to now.
+    if (page.state && changed) page.view = null;
     page.state = st;
     if (changed) page.prefix = [];
     const L = page.layout;
     const pieces = pieceByCode();
-    const last = new Set(st.last_path || []);
+    // Looking back: the board of an earlier move, from the history.
+    const past = page.view !== null && page.history && page.history.version === st.version
+      ? page.history.steps[page.view] : null;
+    const shownCells = past ? past.board.cells : st.board.cells;
+    const last = new Set((past ? past.path : st.last_path) || []);
+    const check = new Set(past ? [] : (st.check || []));
     for (let r = 0; r < L.rows; r++) {
       for (let c = 0; c < L.cols; c++) {
         const cell = L.cells[r][c];
         if (!cell) continue;
         const b = document.querySelector(`.cell[data-cell="${cell.name}"]`);
-        const code = st.board.cells[r][c] || '';
+        const code = shownCells[r][c] || '';
         b.dataset.piece = code;
         const slot = b.querySelector('.piece-slot');
         slot.replaceChildren();
@@ -257,19 +464,26 @@
         if (code) {
           const p = pieces[code];
           const owner = L.players.findIndex((x) => x.name === (p && p.owner));
-          const span = Ply.el('span', { class: `piece owner-${owner}`, 'aria-hidden': 'true' },
-            Ply.el('span', { class: 'glyph', text: p ? (p.glyph || p.letter) : code }),
-            Ply.el('span', { class: 'owner', text: owner >= 0 ? L.players[owner].symbol : '' }));
           const colour = (p && p.colour) || (owner >= 0 && L.players[owner].colour);
-          if (colour) span.style.setProperty('--piece', colour);
-          slot.append(span);
+          if (p && p.image) {
+            slot.append(Ply.el('span', { class: `piece imaged owner-${owner}`, 'aria-hidden': 'true' },
+              pieceImage(p, owner, colour)));
+          } else {
+            const span = Ply.el('span', { class: `piece owner-${owner}`, 'aria-hidden': 'true' },
+              Ply.el('span', { class: 'glyph', 'data-text': p ? (p.glyph || p.letter) : code }),
+              Ply.el('span', { class: 'owner', 'data-text': owner >= 0 ? L.players[owner].symbol : '' }));
+            if (colour) span.style.setProperty('--piece', colour);
+            slot.append(span);
+          }
           words.push(p ? `${p.owner} ${p.kind} (${code})` : code);
         } else {
           words.push('empty');
         }
         cell.zones.forEach((i) => words.push(zoneWords(L.zones[i])));
         if (last.has(cell.name)) words.push('last move');
+        if (check.has(cell.name)) words.push('in check');
         b.classList.toggle('last', last.has(cell.name));
+        b.classList.toggle('check', check.has(cell.name));
         b.setAttribute('aria-label', words.join(', '));
       }
     }
@@ -277,9 +491,16 @@
     let status;
     if (st.status === 'over') status = st.winner ? `Game over: ${st.winner} wins.` : 'Game over: a draw.';
     else if (st.status === 'stuck') status = `${st.to_move} has no legal move: the game cannot go on.`;
-    else status = `${st.to_move} to move${st.to_move === page.seat ? ' (you)' : ''}.`;
+    else status = `${st.to_move} to move${st.to_move === page.seat ? ' (you)' : ''}${check.size ? ', in check' : ''}.`;
+    if (past) status = page.view === 0 ? 'The start (looking back).' : `After move ${page.view}, ${past.mv} (looking back).`;
     $('status').textContent = status;
-    $('moves').replaceChildren(...st.moves.map((m) => Ply.el('li', { text: m })));
+    $('moves').replaceChildren(...st.moves.map((m, i) => Ply.el('li', {
+      text: m, 'aria-current': past && i === page.view - 1 ? 'step' : null,
+    })));
+    $('step-start').disabled = $('step-back').disabled = st.moves.length === 0 || page.view === 0;
+    $('step-forward').disabled = $('step-now').disabled = page.view === null;
+    document.body.dataset.view = page.view === null ? 'now' : String(page.view);
+    $('position').value = past ? past.position : st.position;
     const mine = !over && page.seat && st.to_move === page.seat;
     $('pass').hidden = !(mine && st.legal_paths.some((p) => p.length === 0));
     const offer = st.undo_request;
@@ -288,6 +509,7 @@
     $('undo-decline').hidden = !(page.seat && offer);
     $('undo-decline').textContent = offer && offer.by === page.seat ? 'Withdraw' : 'Refuse';
     $('undo-note').textContent = offer ? `${offer.by} asks to take back ${offer.takes_back}.` : '';
+    $('thinking').hidden = !(st.status === 'playing' && st.engine_seat && st.to_move === st.engine_seat);
     document.body.dataset.version = String(st.version);
     document.body.dataset.status = st.status;
     highlight();
@@ -317,9 +539,19 @@
   }
 
   function highlight() {
+    if (page.view !== null) page.prefix = [];
     const prefix = page.prefix;
     const targets = new Set();
     let complete = false;
+    const st = page.state;
+    // Where one's own placements may go, before anything is chosen (not when every empty cell
+    // may take one, as in Gomoku: then the marks would say nothing).
+    const places = new Set();
+    if (!prefix.length && st && st.status === 'playing' && page.seat && st.to_move === page.seat) {
+      for (const p of st.legal_paths) if (p.length === 1) places.add(p[0]);
+      const empty = st.board.cells.flat().filter((c) => c === '').length;
+      if (places.size >= empty) places.clear();
+    }
     if (prefix.length) {
       for (const p of matching(prefix)) {
         if (p.length > prefix.length) targets.add(p[prefix.length]);
@@ -329,7 +561,8 @@
     document.querySelectorAll('.cell').forEach((b) => {
       const name = b.dataset.cell;
       b.classList.toggle('selected', prefix.includes(name));
-      b.classList.toggle('target', targets.has(name));
+      b.classList.toggle('target', targets.has(name) || places.has(name));
+      b.classList.toggle('place', places.has(name));
       b.setAttribute('aria-pressed', prefix.includes(name) ? 'true' : 'false');
     });
     $('finish').hidden = !(complete && targets.size > 0);
@@ -348,6 +581,7 @@
   function clicked(name) {
     const st = page.state;
     if (!st || page.busy) return;
+    if (page.view !== null) { message('You are looking back: press Now to play.'); return; }
     if (!page.seat) { message('You are watching: open a seat link to play.'); return; }
     if (st.status !== 'playing') { message('The game is over.'); return; }
     if (st.to_move !== page.seat) { message(`It is ${st.to_move}'s turn.`); return; }
@@ -402,9 +636,11 @@
       .map(([t]) => t);
     if (choices.length > 0) {
       const letters = choices.map((t) => t.split('=')[1]);
-      const asked = window.prompt(`Promote to which? ${letters.join(', ')}`, letters[0]);
+      page.busy = true; // the board waits for the choice
+      const asked = await pickPromotion(letters);
+      page.busy = false;
       if (asked === null) { page.prefix = []; highlight(); return; }
-      move = `${path.join('-')}=${asked.trim()}`;
+      move = `${path.join('-')}=${asked}`;
     }
     page.busy = true;
     const r = await Ply.api('POST', `/games/${encodeURIComponent(gameId)}/moves`,
@@ -418,15 +654,49 @@
       return;
     }
     highlight();
+    page.unreachable = r.status === 0;
     const shown = path.length ? path.join('-') : 'pass';
-    message(`${shown} is refused: ${Ply.why(r.body)}`, true);
+    if (page.unreachable) { message(`${shown} was not sent: ${Ply.why(r.body)}.`, true); return; }
+    // The server's sentence names the piece and the move already.
+    message(`Refused: ${Ply.why(r.body)}`, true);
     document.body.dataset.refusals = String(Number(document.body.dataset.refusals || 0) + 1);
+  }
+
+  /** Asks, in the page, which kind a promotion makes: one button per letter, each drawn as
+   *  the piece; resolves to the letter, or `null` when cancelled (Cancel or Escape). */
+  function pickPromotion(letters) {
+    const L = page.layout;
+    const box = $('promote');
+    return new Promise((done) => {
+      const finish = (v) => {
+        box.hidden = true;
+        $('promote-choices').replaceChildren();
+        document.removeEventListener('keydown', esc, true);
+        done(v);
+      };
+      const esc = (ev) => { if (ev.key === 'Escape') { ev.stopPropagation(); finish(null); } };
+      document.addEventListener('keydown', esc, true);
+      $('promote-cancel').onclick = () => finish(null);
+      $('promote-choices').replaceChildren(...letters.map((letter) => {
+        const owner = L.players.findIndex((x) => x.name === page.seat);
+        const p = L.pieces.find((x) => x.letter === letter && x.owner === page.seat);
+        const colour = (p && p.colour) || (owner >= 0 && L.players[owner].colour);
+        const b = Ply.el('button', {
+          type: 'button', class: 'promote-choice', 'data-letter': letter,
+          'aria-label': p ? `${p.kind} (${letter})` : letter,
+        }, p && p.image ? pieceImage(p, owner, colour) : document.createTextNode(p ? (p.glyph || letter) : letter));
+        b.addEventListener('click', () => finish(letter));
+        return b;
+      }));
+      box.hidden = false;
+      $('promote-choices').querySelector('button').focus();
+    });
   }
 
   async function undo(what) {
     const r = await Ply.api('POST', `/games/${encodeURIComponent(gameId)}/undo`,
       { token, version: page.state.version, undo: what });
     if (r.status === 200) { message(''); show(r.body); } else if (r.status === 409 && r.body.state) show(r.body.state);
-    else message(Ply.why(r.body), true);
+    else { page.unreachable = r.status === 0; message(Ply.why(r.body), true); }
   }
 })();

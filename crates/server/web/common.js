@@ -37,7 +37,8 @@ const Ply = {
   /** An error body's sentence (and the rule that refused, when one did). */
   why(body) {
     if (!body || typeof body !== 'object') return String(body || 'no answer');
-    const rule = body.rule ? ` (rule ${body.rule})` : '';
+    // The rule, when the sentence does not already name it.
+    const rule = body.rule && !(body.error || '').includes(body.rule) ? ` (rule ${body.rule})` : '';
     return (body.error || 'refused') + rule;
   },
 

@@ -77,7 +77,14 @@
     const mine = ++asked;
     $('verdict').textContent = 'Checking...';
     $('verdict').className = 'verdict';
-    const r = await Ply.api('POST', '/playground/check', { text: text.value, options: readOptions() });
+    const options = readOptions();
+    let r = await Ply.api('POST', '/playground/check', { text: text.value, options });
+    // The options chosen belong to the last pack that loaded: when the text no longer loads
+    // with them, try it with its own defaults, and if it loads so, forget them.
+    if (mine === asked && Object.keys(options).length && r.status === 200 && !r.body.ok) {
+      const plain = await Ply.api('POST', '/playground/check', { text: text.value, options: {} });
+      if (plain.status === 200 && plain.body.ok) r = plain;
+    }
     if (mine !== asked) return;
     document.body.dataset.checks = String(Number(document.body.dataset.checks || 0) + 1);
     if (r.status !== 200) {

@@ -25,7 +25,7 @@ mod setup;
 mod zones;
 
 pub(crate) use directions::{compass_set as compass, compass_words};
-pub use display::{Display, MAX_GLYPH_CHARS, Style};
+pub use display::{BOARD_STYLES, Display, MAX_GLYPH_CHARS, PIECE_IMAGES, Style, ZONE_DRAWINGS};
 pub(crate) use eval::EvalSpec;
 pub use eval::{Evaluation, MAX_EVAL_STEPS};
 pub use options::OptionInfo;
@@ -162,7 +162,15 @@ impl Reader<'_> {
         let kind_names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
         let zone_names: Vec<&str> = zones.iter().map(|z| z.name.as_str()).collect();
         let player_names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
-        self.display = self.display_section(&display_t, &kind_names, &zone_names, &player_names);
+        self.display = self.display_section(
+            &display_t,
+            display::DisplayNames {
+                kinds: &kind_names,
+                zones: &zone_names,
+                players: &player_names,
+            },
+            &geometry,
+        );
 
         let option_locs: Vec<_> = options
             .iter()
