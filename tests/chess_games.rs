@@ -7,7 +7,7 @@ mod chess_reference;
 mod common;
 
 use chess_reference::{Outcome as RefOutcome, chess, xiangqi};
-use ply_kernel::{Outcome, Position, Rng, Rules};
+use ply_kernel::{Outcome, Player, Position, Rng, Rules};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -184,6 +184,24 @@ fn chess960_rights_by_column_are_read_and_written() {
         Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     );
     assert_eq!(pos, Position::start(r));
+}
+
+/// A royal piece is attacked by a piece that could capture it, pinned or not: the one meaning
+/// legality gives an attack, which front ends show as check.
+#[test]
+fn a_pinned_piece_still_gives_check() {
+    let r = rules("chess");
+    // The black rook on e4 is pinned to its king on a4 by the rook on h4, and checks e1.
+    let pos = Position::from_position_string(r.clone(), "8/8/8/8/k3r2R/8/8/4K3 w - - 0 1").unwrap();
+    let g = r.geometry();
+    let names = |cells: Vec<ply_kernel::Cell>| -> Vec<String> {
+        cells.into_iter().map(|c| g.name(c).to_string()).collect()
+    };
+    assert_eq!(names(pos.attacked_royals(Player::FIRST)), ["e1"]);
+    assert!(pos.attacked_royals(Player::SECOND).is_empty());
+    // Without a royal kind, nothing is ever in check.
+    let b = rules("breakthrough");
+    assert!(Position::start(b).attacked_royals(Player::FIRST).is_empty());
 }
 
 #[test]

@@ -1593,31 +1593,14 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
     }
 }
 
-/// The cells of `side`'s royal pieces that the other side's moves reach (the pieces that are
-/// in check), by name; empty without a royal kind.
+/// The cells of `side`'s royal pieces that are attacked (in check), by name, as the kernel's
+/// legality means it; empty without a royal kind.
 fn royal_in_check(rules: &Rules, pos: &ply_kernel::Position, side: Player) -> Vec<String> {
-    let Some(royal) = rules.royal_kind() else {
-        return Vec::new();
-    };
-    let own: Vec<Cell> = pos
-        .pieces()
-        .filter(|(_, p)| p.kind() == royal && p.owner() == side)
-        .map(|(c, _)| c)
-        .collect();
-    if own.is_empty() {
-        return Vec::new();
-    }
-    let Ok(replies) = pos.moves_of(side.other()) else {
-        return Vec::new();
-    };
     let g = rules.geometry();
-    let mut hit: Vec<String> = own
+    pos.attacked_royals(side)
         .into_iter()
-        .filter(|c| replies.iter().any(|m| pos.path(m).contains(c)))
         .map(|c| g.name(c).to_string())
-        .collect();
-    hit.dedup();
-    hit
+        .collect()
 }
 
 fn json_of(v: OptionValue) -> OptionJson {

@@ -134,6 +134,20 @@ pub(crate) struct RoyalCtx {
     pub in_check: bool,
 }
 
+impl crate::Position {
+    /// The cells of `player`'s royal pieces that are attacked (in check), in cell order; empty
+    /// when the rules have no royal kind. An attack has the one meaning legality gives it: a
+    /// capture an enemy piece's own patterns allow onto the cell, whoever is to move and
+    /// whether or not that capture would be legal.
+    pub fn attacked_royals(&self, player: Player) -> Vec<Cell> {
+        let rules = self.rules();
+        self.state
+            .royal_cells(rules, player)
+            .filter(|&c| attacked_on(rules, &self.state.board, c, player))
+            .collect()
+    }
+}
+
 impl State {
     /// The cells of `side`'s royal pieces (none when the rules have no royal kind).
     pub(crate) fn royal_cells(&self, rules: &Rules, side: Player) -> impl Iterator<Item = Cell> {
