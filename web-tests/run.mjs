@@ -405,7 +405,7 @@ const scenarios = {
     await xp.waitForSelector('#you:text("You are watching.")');
     assert.equal(await xp.getAttribute('#board', 'data-style'), 'intersections');
     const lines = await xp.$eval('svg.lines', (s) => ({
-      lines: s.querySelectorAll('line').length, river: s.querySelectorAll('rect.river').length,
+      lines: s.querySelectorAll('line').length, river: s.querySelectorAll('rect.band').length,
     }));
     // 10 rows, 2 edge columns whole, 7 inner columns in two parts, 2 diagonals a palace.
     assert.deepEqual(lines, { lines: 10 + 2 + 14 + 4, river: 1 });

@@ -73,8 +73,8 @@ fn display_mistakes_are_located() {
 fn board_styles_images_glyphs_by_owner_and_zone_drawings_are_read() {
     let text = format!(
         "{BASE}[display]\nboard = \"intersections\"\ncolour = \"#e3b873\"\nstars = \"b2 a1:a2\"\n\
-         [display.pieces]\nStone = {{ image = \"chess:N\", glyph = {{ A = \"帥\", B = \"將\" }} }}\n\
-         [display.zones]\npond = {{ draw = \"river\" }}\n"
+         [display.pieces]\nStone = {{ image = \"figure:N\", glyph = {{ A = \"帥\", B = \"將\" }} }}\n\
+         [display.zones]\npond = {{ draw = \"band\" }}\n"
     );
     let pack = ply_lang::load_str("p.toml", &text, &[]).expect("loads");
     let d = &pack.display;
@@ -82,11 +82,11 @@ fn board_styles_images_glyphs_by_owner_and_zone_drawings_are_read() {
     assert_eq!(d.stars, ["b2", "a2", "a1"]);
     assert_eq!(d.colour.as_deref(), Some("#e3b873"));
     let stone = &d.pieces["Stone"];
-    assert_eq!(stone.image.as_deref(), Some("chess:N"));
+    assert_eq!(stone.image.as_deref(), Some("figure:N"));
     assert_eq!(stone.glyph, None);
     assert_eq!(stone.glyphs["A"], "帥");
     assert_eq!(stone.glyphs["B"], "將");
-    assert_eq!(d.zones["pond"].draw.as_deref(), Some("river"));
+    assert_eq!(d.zones["pond"].draw.as_deref(), Some("band"));
     let again = ply_lang::load_str("r.toml", &pack.resolved, &[]).expect("resolved loads");
     assert_eq!(&again.display, d);
     // Every allowed value is accepted.
@@ -116,7 +116,7 @@ fn display_style_mistakes_are_located_and_hinted() {
         ("stars_off_the_board", "[display]\nstars = \"b2 k9\"\n"),
         (
             "image_unknown",
-            "[display.pieces]\nStone = { image = \"chess:X\" }\n",
+            "[display.pieces]\nStone = { image = \"figure:X\" }\n",
         ),
         (
             "glyph_owner_unknown",
@@ -132,7 +132,7 @@ fn display_style_mistakes_are_located_and_hinted() {
         ),
         (
             "draw_on_a_piece",
-            "[display.pieces]\nStone = { draw = \"river\" }\n",
+            "[display.pieces]\nStone = { draw = \"band\" }\n",
         ),
     ];
     for (name, section) in cases {

@@ -656,7 +656,7 @@ pub struct LayoutZone {
     /// The glyph the pack asks for instead of the mark.
     pub glyph: Option<String>,
     /// How the zone is drawn: `tint` (its cells coloured; also when `null`), `none`,
-    /// `diagonals` (the diagonals of its rectangle) or `river` (a band across the board).
+    /// `diagonals` (the diagonals of its rectangle) or `band` (a band across the board).
     #[serde(default)]
     pub draw: Option<String>,
 }
@@ -677,8 +677,8 @@ pub struct LayoutPiece {
     pub glyph: Option<String>,
     /// The colour the pack asks for.
     pub colour: Option<String>,
-    /// The image the pack asks for: `disc`, `ring`, `stone`, `stack`, `chess:K` ...
-    /// `chess:C`, `xiangqi` or `shogi` (see `ply_lang::PIECE_IMAGES`); `null` draws the
+    /// The image the pack asks for: `disc`, `ring`, `stone`, `stack`, `figure:K` ...
+    /// `figure:C`, `counter` or `wedge` (see `ply_lang::PIECE_IMAGES`); `null` draws the
     /// glyph or letter on a plain token.
     #[serde(default)]
     pub image: Option<String>,

@@ -565,9 +565,9 @@ async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_
     let (server, _db) = start_sqlite().await;
     let mut c = Client::new(server.addr);
     let text = "extends = \"jungle.toml\"\n[display]\nboard = \"intersections\"\ncolour = \"#e3b873\"\nstars = \"d5 a1\"\n\
-                [display.pieces]\nTiger = { glyph = { A = \"虎\", B = \"寅\" }, image = \"xiangqi\" }\n\
+                [display.pieces]\nTiger = { glyph = { A = \"虎\", B = \"寅\" }, image = \"counter\" }\n\
                 Rat = { glyph = \"R\", image = \"stone\" }\n\
-                [display.zones]\nwater = { draw = \"river\" }\n";
+                [display.zones]\nwater = { draw = \"band\" }\n";
     let a = c
         .post("/playground/games", &pasted(text))
         .await
@@ -587,7 +587,7 @@ async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_
     // A glyph by owner reaches each owner's piece; one glyph reaches both.
     assert_eq!(piece("AT").glyph.as_deref(), Some("虎"));
     assert_eq!(piece("BT").glyph.as_deref(), Some("寅"));
-    assert_eq!(piece("BT").image.as_deref(), Some("xiangqi"));
+    assert_eq!(piece("BT").image.as_deref(), Some("counter"));
     assert_eq!(piece("AR").glyph.as_deref(), Some("R"));
     assert_eq!(piece("BR").image.as_deref(), Some("stone"));
     assert_eq!(piece("AL").image, None);
@@ -596,7 +596,7 @@ async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_
         .iter()
         .find(|z| z.name == "water")
         .expect("water");
-    assert_eq!(water.draw.as_deref(), Some("river"));
+    assert_eq!(water.draw.as_deref(), Some("band"));
     // A pack of one's own without `[display]` is drawn plain.
     let own = "[game]\nplayers = [\"A\", \"B\"]\n[board]\nrows = 3\ncols = 3\n[pieces.Stone]\n\
                letter = \"S\"\nmoves = [\"step orthogonal\"]\n[setup.A]\nStone = \"a1\"\n\

@@ -271,7 +271,7 @@
   }
 
   /** The lines of an intersections board, under its cells: one through every row and column
-   *  of points; a `river` zone's two parts leave the inner columns open between them, a
+   *  of points; a `band` zone's two parts leave the inner columns open between them, a
    *  `diagonals` zone's parts are crossed corner to corner. In the board's own coordinates,
    *  turned with it. */
   function lines(turn) {
@@ -294,7 +294,7 @@
     // The rows a river leaves open: between the last row of one part and the first of the next.
     const gaps = [];
     L.zones.forEach((z, i) => {
-      if (z.draw !== 'river' || !z.owner || !parts.has(i)) return;
+      if (z.draw !== 'band' || !z.owner || !parts.has(i)) return;
       const [, bottom] = span(i);
       L.zones.forEach((w, j) => {
         if (j !== i && w.name === z.name && parts.has(j) && span(j)[0] === bottom + 1) gaps.push(bottom);
@@ -304,7 +304,7 @@
       class: 'lines', viewBox: `0 0 ${C} ${R}`, preserveAspectRatio: 'none', 'aria-hidden': 'true',
     });
     const line = (x1, y1, x2, y2, cls) => g.append(svg('line', { x1, y1, x2, y2, class: cls || '' }));
-    for (const k of gaps) g.append(svg('rect', { x: 0.5, y: k + 0.5, width: C - 1, height: 1, class: 'river' }));
+    for (const k of gaps) g.append(svg('rect', { x: 0.5, y: k + 0.5, width: C - 1, height: 1, class: 'band' }));
     for (let r = 0; r < R; r++) line(0.5, r + 0.5, C - 0.5, r + 0.5);
     for (let c = 0; c < C; c++) {
       const edge = c === 0 || c === C - 1;
@@ -365,16 +365,16 @@
       g.append(svg('circle', { cx: 50, cy: 50, r: 34, fill: 'none', stroke: edge, 'stroke-width': 16 }));
       g.append(svg('circle', { cx: 50, cy: 50, r: 34, fill: 'none', stroke: fill, 'stroke-width': 10 }));
       if (label) g.append(text(label, 34, { fill: edge, 'font-weight': 700 }));
-    } else if (image === 'xiangqi') {
+    } else if (image === 'counter') {
       g.append(svg('circle', { cx: 50, cy: 50, r: 46, fill: '#f6e7c8', stroke: '#5a4630', 'stroke-width': 2.5 }));
       g.append(svg('circle', { cx: 50, cy: 50, r: 38, fill: 'none', stroke: fill, 'stroke-width': 2.5 }));
       g.append(text(label || p.letter, 50, { fill, 'font-weight': 700, class: 'cjk' }));
-    } else if (image === 'shogi') {
+    } else if (image === 'wedge') {
       g.append(svg('polygon', { points: '50,6 80,18 90,94 10,94 20,18', fill: '#f0d9a0', stroke: '#5a4630', 'stroke-width': 2.5 }));
       g.append(text(label || p.letter, 44, { y: 58, fill: '#1b1b1b', 'font-weight': 700, class: 'cjk' }));
       if (owner === 1) g.setAttribute('class', 'piece-img turned');
-    } else if (image && image.startsWith('chess:')) {
-      const k = image.slice(6);
+    } else if (image && image.startsWith('figure:')) {
+      const k = image.slice('figure:'.length);
       const glyph = (t, size, attrs) => text(t, size, {
         fill, stroke: light(fill) ? '#1b1b1b' : '#f8f6f0', 'stroke-width': light(fill) ? 3 : 1.2,
         'paint-order': 'stroke', 'stroke-linejoin': 'round', class: 'chess', ...attrs,

@@ -9,9 +9,9 @@
 //! stars = "d4 d10 j4 j10"                 # points marked on the board
 //! [display.pieces]
 //! Stone = { glyph = "●", colour = "#334455", image = "stone" }
-//! Chief = { glyph = { A = "帥", B = "將" }, image = "xiangqi" }   # a glyph by owner
+//! Chief = { glyph = { A = "帥", B = "將" }, image = "counter" }   # a glyph by owner
 //! [display.zones]
-//! water = { colour = "#9fd3ff", draw = "river" }
+//! water = { colour = "#9fd3ff", draw = "band" }
 //! [display.players]
 //! A = { colour = "#b03a2e" }
 //! ```
@@ -30,19 +30,19 @@ pub const MAX_GLYPH_CHARS: usize = 3;
 pub const BOARD_STYLES: &[&str] = &["plain", "checkered", "intersections", "holes"];
 
 /// The images a piece kind may be drawn with (`[display.pieces] image`): a flat `disc`, a
-/// `ring`, a shaded `stone`, a `stack` of two discs; the project's drawings of the chess
-/// family (`chess:K` king, `chess:Q` queen, `chess:R` rook, `chess:B` bishop, `chess:N`
-/// knight, `chess:P` pawn, `chess:A` bishop-knight, `chess:C` rook-knight); a round
-/// `xiangqi` counter or a five-sided `shogi` tile, each carrying the kind's glyph.
+/// `ring`, a shaded `stone`, a `stack` of two discs; the project's figures, by the letters of
+/// the Western set (`figure:K`, `figure:Q`, `figure:R`, `figure:B`, `figure:N`, `figure:P`,
+/// and the compounds `figure:A` of B and N, `figure:C` of R and N); a round `counter` or a
+/// five-sided `wedge`, each carrying the kind's glyph.
 pub const PIECE_IMAGES: &[&str] = &[
-    "disc", "ring", "stone", "stack", "chess:K", "chess:Q", "chess:R", "chess:B", "chess:N",
-    "chess:P", "chess:A", "chess:C", "xiangqi", "shogi",
+    "disc", "ring", "stone", "stack", "figure:K", "figure:Q", "figure:R", "figure:B", "figure:N",
+    "figure:P", "figure:A", "figure:C", "counter", "wedge",
 ];
 
 /// How a zone may be drawn (`[display.zones] draw`): a `tint` of its cells (the default),
-/// `none`, the `diagonals` of its rectangle (a palace), or a `river` across the board between
-/// its rows.
-pub const ZONE_DRAWINGS: &[&str] = &["tint", "none", "diagonals", "river"];
+/// `none`, the `diagonals` of its rectangle, or a `band` across the board between its rows
+/// (for a zone of both players: the inner lines stay open between its two parts).
+pub const ZONE_DRAWINGS: &[&str] = &["tint", "none", "diagonals", "band"];
 
 /// How one piece kind, zone or player would like to be drawn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
