@@ -2,8 +2,8 @@
 //! and its fuzz target (`crates/cli/fuzz/fuzz_targets/compose.rs`, which includes this file).
 //!
 //! A pack mixes the constructs of the language at random: steps, slides (with `upto`,
-//! `screen`, `until`), leaps (with a leg), jumps across a zone, hops and hop chains, placement
-//! with or without a supply, second parts (`then place`), effects (custodial, surround, flip,
+//! `screen`, `over own`, `until`), leaps (with a leg), jumps across a zone, hops and hop chains, placement
+//! with or without a supply, second parts (`then place`), effects (custodial with runs, surround, flip, convert,
 //! required or not), a royal kind (sometimes two royal pieces of a side), promotion (to one
 //! kind or by choice), compound moves, passing captures (ghosts), mandatory capture, passing,
 //! holes, and conditions on patterns and in the rule sections. Everything is drawn from a
@@ -115,6 +115,7 @@ pub const CONSTRUCTS: &[&str] = &[
     "slide",
     "slide upto",
     "slide screen",
+    "slide over own",
     "slide until",
     "leap",
     "leap unless",
@@ -131,6 +132,8 @@ pub const CONSTRUCTS: &[&str] = &[
     "custodial",
     "surround",
     "flip",
+    "convert",
+    "custodial run",
     "required effect",
     "effect target",
     "effect hostile",
@@ -159,6 +162,7 @@ pub const CONSTRUCTS: &[&str] = &[
     "overlapping patterns",
     "two placed kinds",
     "end rule of counts",
+    "connectivity",
 ];
 
 /// A generated pack: its text and the constructs it uses.
@@ -679,6 +683,8 @@ impl Gen<'_> {
                 "count(player) >= 2",
                 "count(opponent) <= 4",
                 "empty(neighbour(from, e)) or to in z",
+                "distance(from, to) == on_line(from, to)",
+                "adjacent(to, all, opponent) <= 1",
             ]);
             format!(" when {c}")
         } else {
@@ -803,6 +809,9 @@ impl Gen<'_> {
         let screen = if self.d.chance(15) {
             self.note("slide screen");
             " screen"
+        } else if self.d.chance(15) {
+            self.note("slide over own");
+            " over own"
         } else {
             ""
         };
@@ -977,6 +986,8 @@ impl Gen<'_> {
                 " when cell.row >= 1",
                 " when not empty(neighbour(cell, s))",
                 " when empty(neighbour(cell, n)) and empty(neighbour(cell, e))",
+                " when adjacent(cell, all, player) >= 1 or count(player) == 0",
+                " when liberties(neighbour(cell, n), orthogonal) != 1",
             ];
             self.d.pick(&all)
         } else {
@@ -1118,7 +1129,7 @@ impl Gen<'_> {
         }
         let n = self.d.range(1, 2);
         for i in 0..n {
-            let what = self.d.pick(&["custodial", "surround", "flip"]);
+            let what = self.d.pick(&["custodial", "surround", "flip", "convert"]);
             self.note(what);
             let mask = self.d.pick(&[0x55u8, 0xaa, 0xff, 0x05, 0x11, 0x41]);
             let dirs: Vec<&str> = (0..8)
@@ -1132,6 +1143,11 @@ impl Gen<'_> {
                 _ => dirs.join(", "),
             };
             let _ = writeln!(out, "\n[effects.e{i}]\n{what} = \"{dirs}\"");
+            if what == "custodial" && self.d.chance(40) {
+                self.note("custodial run");
+                let run = self.d.pick(&["2", "\"1..3\"", "\"2..2\""]);
+                let _ = writeln!(out, "run = {run}");
+            }
             if self.d.chance(30) {
                 self.note("effect target");
                 let k = NAMES[self.d.below(self.kinds.len())].0;
@@ -1142,7 +1158,7 @@ impl Gen<'_> {
                 };
                 let _ = writeln!(out, "target = '{t}'");
             }
-            if self.d.chance(25) {
+            if what != "convert" && self.d.chance(25) {
                 self.note("effect hostile");
                 let k = NAMES[self.d.below(self.kinds.len())].0;
                 let h = match self.d.below(3) {
@@ -1190,6 +1206,13 @@ impl Gen<'_> {
                 "[end.counts]\nwhen = 'count(opponent, {name}) * 2 >= {} or count(pieces(player, {name}) in z) >= {n}'\ndraw = true",
                 2 * n
             ));
+        }
+        if self.d.chance(15) {
+            self.note("connectivity");
+            ends.push(self.d.pick(&[
+                "[end.joined]\nwhen = 'connected(player, z, far(player), orthogonal + nw + se)'\nwinner = 'player'",
+                "[end.one-group]\nwhen = 'groups(player, all) == 1 and count(player) >= 3'\nwinner = 'player'",
+            ]).to_string());
         }
         if self.d.chance(10) {
             ends.push("[end.idle]\nwhen = 'idle >= 16'\ndraw = true".into());

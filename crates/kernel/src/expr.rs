@@ -15,6 +15,7 @@
 use crate::cell::Cell;
 use crate::facts::Core;
 use crate::geometry::{Dir, DirSet};
+use crate::groups;
 use crate::piece::{KindId, Piece, Player};
 
 /// The deepest an expression may nest (operators, calls and fields inside each other).
@@ -165,6 +166,20 @@ pub enum Expr {
     /// The number of pieces of a player (optionally of one kind) on a zone's cells (for an
     /// owned zone, the part of the given player, or all parts).
     CountIn(Box<Expr>, Option<KindId>, usize, Option<Box<Expr>>),
+    /// How many groups a player's pieces form, joined through steps in the directions.
+    Groups(Box<Expr>, DirSet),
+    /// Whether one group of a player's pieces (joined through the directions) holds a cell of
+    /// each of two zones (each, for an owned zone, the part of the given player, or all parts).
+    Connected(Box<Expr>, ZoneRef, ZoneRef, DirSet),
+    /// The empty cells next to the group (through the directions) of the piece on a cell; 0 on
+    /// an empty cell.
+    Liberties(Box<Expr>, DirSet),
+    /// How many cells next to a cell (through the directions) hold a piece of a player.
+    Adjacent(Box<Expr>, DirSet, Box<Expr>),
+    /// The king's distance between two cells.
+    Distance(Box<Expr>, Box<Expr>),
+    /// The number of pieces on the whole line through two cells (0 if they share none).
+    OnLine(Box<Expr>, Box<Expr>),
     /// Logical negation.
     Not(Box<Expr>),
     /// Integer negation.
@@ -174,6 +189,11 @@ pub enum Expr {
     /// `if c then a else b`.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
+
+/// A zone named in an expression: its index and, for an owned zone, the player whose part is
+/// meant (all parts when none).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ZoneRef(pub usize, pub Option<Box<Expr>>);
 
 /// Why an evaluation failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -303,7 +323,7 @@ impl Expr {
     }
 
     /// Calls `f` on each direct child.
-    pub(crate) fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
+    pub fn for_each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
         use Expr::*;
         match self {
             Lit(_) | Var(_) => {}
@@ -326,15 +346,23 @@ impl Expr {
             | OnBoard(a)
             | Empty(a)
             | Line(a, _)
+            | Groups(a, _)
+            | Liberties(a, _)
             | Not(a)
             | Neg(a) => f(a),
+            Connected(a, ZoneRef(_, b), ZoneRef(_, c), _) => {
+                f(a);
+                for x in [b, c].into_iter().flatten() {
+                    f(x);
+                }
+            }
             In(a, _, b) | CountIn(a, _, _, b) => {
                 f(a);
                 if let Some(b) = b {
                     f(b);
                 }
             }
-            Bin(_, a, b) | Attacked(a, b) => {
+            Bin(_, a, b) | Attacked(a, b) | Adjacent(a, _, b) | Distance(a, b) | OnLine(a, b) => {
                 f(a);
                 f(b);
             }
@@ -403,6 +431,15 @@ impl Expr {
             NoMoves(p) => p.deps().or(Deps::MOVES),
             InCheck(p) => p.deps().or(Deps::POSITION),
             Attacked(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
+            Groups(p, _) | Liberties(p, _) => p.deps().or(Deps::POSITION),
+            Connected(p, ZoneRef(_, a), ZoneRef(_, b), _) => [a, b]
+                .into_iter()
+                .flatten()
+                .fold(p.deps(), |d, x| d.or(x.deps()))
+                .or(Deps::POSITION),
+            Adjacent(c, _, p) | OnLine(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
+            // A distance is arithmetic on cells.
+            Distance(a, b) => a.deps().or(b.deps()).or(Deps::CELL_IDENTITY),
             Bin(op, a, b) => {
                 let d = a.deps().or(b.deps());
                 let cellish = matches!(
@@ -517,6 +554,59 @@ impl Expr {
                 }
                 Value::Int(n)
             }
+            Groups(p, dirs) => {
+                let p = player(p.eval(core, env)?)?;
+                Value::Int(groups::groups(
+                    core.geometry(),
+                    &|x| env.piece_at(x),
+                    p,
+                    *dirs,
+                )?)
+            }
+            Connected(p, a, b, dirs) => {
+                let p = player(p.eval(core, env)?)?;
+                let zones = (zone(core, env, a)?, zone(core, env, b)?);
+                Value::Bool(groups::connected(
+                    core.geometry(),
+                    &|x| env.piece_at(x),
+                    p,
+                    zones,
+                    *dirs,
+                )?)
+            }
+            Liberties(c, dirs) => {
+                let c = cell(c.eval(core, env)?)?;
+                Value::Int(groups::liberties(
+                    core.geometry(),
+                    &|x| env.piece_at(x),
+                    c,
+                    *dirs,
+                )?)
+            }
+            Adjacent(c, dirs, p) => {
+                let c = cell(c.eval(core, env)?)?;
+                let p = player(p.eval(core, env)?)?;
+                Value::Int(groups::adjacent(
+                    core.geometry(),
+                    &|x| env.piece_at(x),
+                    c,
+                    *dirs,
+                    p,
+                )?)
+            }
+            Distance(a, b) => {
+                let (a, b) = (cell(a.eval(core, env)?)?, cell(b.eval(core, env)?)?);
+                Value::Int(groups::distance(core.geometry(), a, b))
+            }
+            OnLine(a, b) => {
+                let (a, b) = (cell(a.eval(core, env)?)?, cell(b.eval(core, env)?)?);
+                Value::Int(groups::on_line(
+                    core.geometry(),
+                    &|x| env.piece_at(x),
+                    a,
+                    b,
+                )?)
+            }
             Not(e) => Value::Bool(!boolean(e.eval(core, env)?)?),
             Neg(e) => Value::Int(
                 int(e.eval(core, env)?)?
@@ -592,6 +682,15 @@ pub(crate) fn line_by<E>(
         best = best.max(1 + run(d)? + run(d.opposite())?);
     }
     Ok(best)
+}
+
+/// The cells of a zone named in an expression.
+fn zone(core: &Core, env: &dyn Env, z: &ZoneRef) -> Result<crate::cell::CellSet, EvalError> {
+    let owner = match &z.1 {
+        Some(p) => Some(player(p.eval(core, env)?)?),
+        None => None,
+    };
+    Ok(core.zone_cells(z.0, owner))
 }
 
 fn type_error(expected: &'static str, found: Value) -> EvalError {

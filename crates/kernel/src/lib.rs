@@ -73,6 +73,7 @@ mod forms;
 mod formula;
 mod game;
 mod geometry;
+mod groups;
 mod limits;
 mod moves;
 mod notation;

@@ -140,7 +140,7 @@ impl Rules {
         self.effect_names.get(i).map_or("", String::as_str)
     }
 
-    /// The effects, in order: name, what they do (`custodial`, `surround`, `flip`), the
+    /// The effects, in order: name, what they do (`custodial`, `surround`, `flip`, `convert`), the
     /// directions looked in, and whether a move must change a piece by it.
     pub fn effects(&self) -> impl Iterator<Item = (&str, &'static str, DirSet, bool)> + '_ {
         self.effects.iter().zip(&self.effect_names).map(|(e, n)| {
@@ -148,6 +148,7 @@ impl Rules {
                 EffectKind::Custodial => "custodial",
                 EffectKind::Surround => "surround",
                 EffectKind::Flip => "flip",
+                EffectKind::Convert => "convert",
             };
             (n.as_str(), what, e.dirs, e.required)
         })

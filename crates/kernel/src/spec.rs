@@ -58,6 +58,9 @@ pub enum Pattern {
         /// Captures only by passing exactly one piece (of either side) on the way, the
         /// screen; quiet moves are plain slides.
         screen: bool,
+        /// The slide passes the mover's own pieces (but never stops on one); an enemy piece
+        /// still stops it.
+        over_own: bool,
         /// Evaluated for each cell the slide reaches (`cell`, `mover`): where it holds, the
         /// slide may stop but not pass. It may not read the position.
         stop: Option<Expr>,
@@ -156,6 +159,8 @@ pub enum EffectKind {
     Surround,
     /// Every run of enemy pieces between the piece and a hostile cell changes owner.
     Flip,
+    /// Every enemy piece next to the piece changes owner.
+    Convert,
 }
 
 /// An effect applied after every move (after its second part, if any), around the cell the
@@ -176,6 +181,9 @@ pub struct EffectSpec {
     pub hostile: Option<Expr>,
     /// Whether a move is legal only if this effect changes at least one piece.
     pub required: bool,
+    /// For a custodial capture: the fewest and the most enemy pieces in a line that are
+    /// closed in and taken together (1 and 1 by default).
+    pub run: (u8, u8),
 }
 
 /// A piece changing kind when it ends a move (or a hop of a chain) in a zone.
@@ -436,6 +444,7 @@ impl EffectSpec {
             target: None,
             hostile: None,
             required: false,
+            run: (1, 1),
         }
     }
 }

@@ -153,6 +153,8 @@ pub(crate) struct CompiledMove {
     pub dynamic_enter: Vec<Checked>,
     /// A slide that captures over a screen.
     pub screen: bool,
+    /// A slide that passes the mover's own pieces.
+    pub over_own: bool,
     /// For a placement: the cells the static checks allow, by player; for a second part, the
     /// cells where its piece may be placed.
     pub place_cells: [CellSet; PLAYERS],
@@ -186,6 +188,7 @@ impl CompiledMove {
             blocked: Check::default(),
             dynamic_enter: Vec::new(),
             screen: false,
+            over_own: false,
             place_cells: [CellSet::EMPTY; PLAYERS],
             place_static: Vec::new(),
             place_formula: None,
@@ -209,6 +212,8 @@ pub(crate) struct CompiledEffect {
     /// surround their opposites (the mover stands on one of the enclosing cells).
     pub look: DirSet,
     pub required: bool,
+    /// For a custodial capture: the fewest and the most pieces of a line taken together.
+    pub run: (u8, u8),
     /// `target` holds: index by mover code, target code, target cell.
     pub target: Option<BitTable>,
     /// `hostile` holds: index by mover code, target code, cell, occupant code.

@@ -24,7 +24,7 @@ pub const PATTERN_FORMS: &[PatternForm] = &[
     },
     PatternForm {
         word: "slide",
-        synopsis: "slide DIRS [upto N] [screen] [quiet | capturing] [leaves ghost] [until STOP] [when COND] [then place KIND by slide DIRS]",
+        synopsis: "slide DIRS [upto N] [screen | over own] [quiet | capturing] [leaves ghost] [until STOP] [when COND] [then place KIND by slide DIRS]",
         example: "slide n, e upto 2 screen quiet leaves ghost until cell in centre when true then place Marker by slide all",
     },
     PatternForm {
@@ -110,6 +110,7 @@ mod tests {
                     "then_place" => "then place KIND by slide DIRS",
                     "upto" => "upto N",
                     "screen" => "screen",
+                    "(screen | over_own)" => "screen | over own",
                     "until" => "until STOP",
                     "unless" => "unless BLOCKING",
                     "over" => "over TARGET",

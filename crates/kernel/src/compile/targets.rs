@@ -227,6 +227,7 @@ impl Compiler<'_> {
                     blocked,
                     dynamic_enter: dyn_enter,
                     screen: matches!(m.pattern, Pattern::Slide { screen: true, .. }),
+                    over_own: matches!(m.pattern, Pattern::Slide { over_own: true, .. }),
                     place_cells,
                     place_static: Vec::new(),
                     place_formula: None,

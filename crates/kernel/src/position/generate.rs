@@ -263,6 +263,8 @@ impl State {
             } else if t.flags & SCREEN != 0 && !screened {
                 screened = true;
                 continue;
+            } else if m.over_own && State::owner_of(occ) == side {
+                continue;
             } else if State::owner_of(occ) == side
                 || t.flags & CAPTURE == 0
                 || !self.cap_allowed(rules, t, occ)

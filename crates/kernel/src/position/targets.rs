@@ -190,7 +190,11 @@ impl State {
             if t.kind == SLIDE {
                 let start = t.jumped_start as usize;
                 let passed = &rules.jumped[start..start + t.jumped_len as usize];
-                let mut pieces = passed.iter().filter(|j| self.board[j.cell as usize] != 0);
+                let board = &self.board;
+                let mut pieces = passed.iter().filter(|j| {
+                    let occ = board[j.cell as usize];
+                    occ != 0 && !(m.over_own && State::owner_of(occ) == side)
+                });
                 let first = pieces.next();
                 if m.screen {
                     let screens = first.iter().count() + pieces.count();

@@ -7,7 +7,7 @@
 use super::{Checked, Checker, Locals, Scope, Text, Ty};
 use crate::diag::Loc;
 use crate::syntax::{self, ExprKind};
-use ply_kernel::expr::{BinOp, Expr, Value};
+use ply_kernel::expr::{BinOp, Expr, Value, ZoneRef};
 
 /// A call being checked: the function's name, its arguments and where they are.
 pub(super) struct Call<'c> {
@@ -114,6 +114,42 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         args: (2, 2),
         usage: "line(CELL, DIRECTIONS)",
         check: along,
+    },
+    Builtin {
+        name: "adjacent",
+        args: (3, 3),
+        usage: "adjacent(CELL, DIRECTIONS, PLAYER)",
+        check: adjacent,
+    },
+    Builtin {
+        name: "groups",
+        args: (2, 2),
+        usage: "groups(PLAYER, DIRECTIONS)",
+        check: groups,
+    },
+    Builtin {
+        name: "connected",
+        args: (4, 4),
+        usage: "connected(PLAYER, ZONE, ZONE, DIRECTIONS)",
+        check: connected,
+    },
+    Builtin {
+        name: "liberties",
+        args: (2, 2),
+        usage: "liberties(CELL, DIRECTIONS)",
+        check: liberties,
+    },
+    Builtin {
+        name: "distance",
+        args: (2, 2),
+        usage: "distance(CELL, CELL)",
+        check: two_cells,
+    },
+    Builtin {
+        name: "on_line",
+        args: (2, 2),
+        usage: "on_line(CELL, CELL)",
+        check: two_cells,
     },
     Builtin {
         name: "piece_at",
@@ -271,6 +307,76 @@ fn along(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
     }
     let d = dirs.iter().next()?;
     Some(Checked::Value(Expr::Neighbour(cell.boxed(), d), Ty::Cell))
+}
+
+fn adjacent(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    let cell = call.arg(c, 0, Ty::Cell);
+    let dirs = c.compass(&call.args[1], call.text, false);
+    let p = call.arg(c, 2, Ty::Player);
+    Some(Checked::Value(
+        Expr::Adjacent(cell?.boxed(), dirs?, p?.boxed()),
+        Ty::Int,
+    ))
+}
+
+fn groups(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    let p = call.arg(c, 0, Ty::Player);
+    let dirs = c.compass(&call.args[1], call.text, false);
+    Some(Checked::Value(Expr::Groups(p?.boxed(), dirs?), Ty::Int))
+}
+
+/// A zone argument: a zone's name, or an owned zone's part (`goal(player)`).
+fn zone_arg(c: &mut Checker<'_>, call: &Call<'_>, i: usize) -> Option<ZoneRef> {
+    let arg = &call.args[i];
+    match c.any(arg, call.text, call.scope, call.locals)? {
+        Checked::Zone(z, part) => Some(ZoneRef(z, part.map(Expr::boxed))),
+        _ => {
+            let d = c.error(
+                call.text.loc(arg.span),
+                format!(
+                    "`{}` takes a zone here: a zone's name, or `ZONE(PLAYER)` for one part of an owned zone",
+                    call.name
+                ),
+            );
+            c.push(d);
+            None
+        }
+    }
+}
+
+fn connected(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    let p = call.arg(c, 0, Ty::Player);
+    let a = zone_arg(c, call, 1);
+    let b = zone_arg(c, call, 2);
+    let dirs = c.compass(&call.args[3], call.text, false);
+    Some(Checked::Value(
+        Expr::Connected(p?.boxed(), a?, b?, dirs?),
+        Ty::Bool,
+    ))
+}
+
+fn liberties(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    let cell = call.arg(c, 0, Ty::Cell);
+    let dirs = c.compass(&call.args[1], call.text, false);
+    Some(Checked::Value(
+        Expr::Liberties(cell?.boxed(), dirs?),
+        Ty::Int,
+    ))
+}
+
+/// `distance` and `on_line`.
+fn two_cells(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    let a = call.arg(c, 0, Ty::Cell);
+    let b = call.arg(c, 1, Ty::Cell);
+    let (a, b) = (a?.boxed(), b?.boxed());
+    Some(Checked::Value(
+        if call.name == "distance" {
+            Expr::Distance(a, b)
+        } else {
+            Expr::OnLine(a, b)
+        },
+        Ty::Int,
+    ))
 }
 
 fn piece_at(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {

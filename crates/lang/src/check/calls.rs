@@ -101,10 +101,17 @@ impl Checker<'_> {
     /// `all`): the directions are the board's, the same for both players.
     pub(super) fn compass(&mut self, e: &syntax::Expr, text: Text, one: bool) -> Option<DirSet> {
         let words = crate::read::compass_words();
-        let found = match &e.kind {
-            ExprKind::Name(n) => crate::read::compass(n),
-            _ => None,
-        };
+        // A sum of words (`orthogonal + nw + se`) is the union of their directions.
+        fn words_of(e: &syntax::Expr) -> Option<DirSet> {
+            match &e.kind {
+                ExprKind::Name(n) => crate::read::compass(n),
+                ExprKind::Binary(syntax::BinOp::Add, a, b) => {
+                    Some(DirSet(words_of(a)?.0 | words_of(b)?.0))
+                }
+                _ => None,
+            }
+        }
+        let found = words_of(e);
         match found {
             Some(d) if !one || d.0.count_ones() == 1 => Some(d),
             _ => {

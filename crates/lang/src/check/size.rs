@@ -14,46 +14,13 @@ pub const MAX_EXPR_NODES: usize = 100_000;
 /// time and memory of checking a pack, however many rules share a large definition.
 pub const MAX_PACK_NODES: usize = 1_000_000;
 
-/// The direct parts of a compiled expression.
-fn parts(e: &Expr) -> impl Iterator<Item = &Expr> {
-    use Expr::*;
-    let (a, b, c): (Option<&Expr>, Option<&Expr>, Option<&Expr>) = match e {
-        Lit(_) | Var(_) => (None, None, None),
-        Attr(x, _)
-        | Owner(x)
-        | CellOf(x)
-        | KindOf(x)
-        | Row(x)
-        | Col(x)
-        | Is(x, _)
-        | Has(x, _)
-        | OpponentOf(x)
-        | Count(x, _)
-        | NoMoves(x)
-        | InCheck(x)
-        | Placed(x)
-        | At(x)
-        | Occupied(x)
-        | Neighbour(x, _)
-        | OnBoard(x)
-        | Empty(x)
-        | Line(x, _)
-        | Not(x)
-        | Neg(x) => (Some(x), None, None),
-        In(x, _, p) | CountIn(x, _, _, p) => (Some(x), p.as_deref(), None),
-        Bin(_, x, y) | Attacked(x, y) => (Some(x), Some(y), None),
-        If(x, y, z) => (Some(x), Some(y), Some(z)),
-    };
-    a.into_iter().chain(b).chain(c)
-}
-
 /// The depth of a compiled expression, measured without recursion.
 pub fn expr_depth(e: &Expr) -> usize {
     let mut deepest = 0;
     let mut todo = vec![(e, 1usize)];
     while let Some((e, d)) = todo.pop() {
         deepest = deepest.max(d);
-        todo.extend(parts(e).map(|p| (p, d + 1)));
+        e.for_each_child(&mut |p| todo.push((p, d + 1)));
     }
     deepest
 }
@@ -67,7 +34,7 @@ pub(crate) fn expr_size(e: &Expr, cap: usize) -> usize {
         if n >= cap {
             break;
         }
-        todo.extend(parts(e));
+        e.for_each_child(&mut |p| todo.push(p));
     }
     n
 }

@@ -8,10 +8,11 @@ use crate::diag::Diagnostic;
 use crate::tree::{Node, Table, Value};
 use ply_kernel::spec::{EffectKind, EffectSpec};
 
-const KINDS: [(&str, EffectKind); 3] = [
+const KINDS: [(&str, EffectKind); 4] = [
     ("custodial", EffectKind::Custodial),
     ("surround", EffectKind::Surround),
     ("flip", EffectKind::Flip),
+    ("convert", EffectKind::Convert),
 ];
 
 impl Reader<'_> {
@@ -30,6 +31,8 @@ impl Reader<'_> {
                     "custodial",
                     "surround",
                     "flip",
+                    "convert",
+                    "run",
                     "target",
                     "hostile",
                     "required",
@@ -47,7 +50,7 @@ impl Reader<'_> {
                 [] => {
                     self.diags.push(
                         Diagnostic::error(Some(e.key_loc), format!("{what} says nothing it does"))
-                            .help("give one of `custodial = \"DIRS\"`, `surround = \"DIRS\"` or `flip = \"DIRS\"`"),
+                            .help("give one of `custodial = \"DIRS\"`, `surround = \"DIRS\"`, `flip = \"DIRS\"` or `convert = \"DIRS\"`"),
                     );
                     continue;
                 }
@@ -55,7 +58,7 @@ impl Reader<'_> {
                     self.diags.push(
                         Diagnostic::error(
                             Some(second.2.loc),
-                            format!("{what} may do one thing: `custodial`, `surround` or `flip`"),
+                            format!("{what} may do one thing: `custodial`, `surround`, `flip` or `convert`"),
                         )
                         .help("write each effect in its own [effects.NAME] table"),
                     );
@@ -89,7 +92,40 @@ impl Reader<'_> {
                 checker.check(&ast, text, scope, Ty::Bool)
             };
             let target = cond(self, "target", &EFFECT_TARGET);
+            if kind == EffectKind::Convert
+                && let Some(n) = t.get("hostile")
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        Some(n.loc),
+                        format!("{what}: `convert` turns every enemy piece next to the mover; `hostile` means nothing to it"),
+                    )
+                    .help("leave `hostile` out, or use `flip` for runs closed by a hostile cell"),
+                );
+                ok = false;
+            }
             let hostile = cond(self, "hostile", &HOSTILE);
+            let run = match t.get("run") {
+                None => (1, 1),
+                Some(n) if kind != EffectKind::Custodial => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Some(n.loc),
+                            format!("{what}: `run` is for `custodial` captures"),
+                        )
+                        .help("`flip` already turns runs of any length"),
+                    );
+                    ok = false;
+                    (1, 1)
+                }
+                Some(n) => match self.run(n) {
+                    Some(r) => r,
+                    None => {
+                        ok = false;
+                        (1, 1)
+                    }
+                },
+            };
             let required = match t.get("required") {
                 Some(Node {
                     value: Value::Bool(b),
@@ -109,8 +145,40 @@ impl Reader<'_> {
             effect.target = target;
             effect.hostile = hostile;
             effect.required = required;
+            effect.run = run;
             out.push(effect);
         }
         out
+    }
+
+    /// A custodial capture's `run`: `N`, or `"N..M"` (from 1 to the longest line a board may
+    /// have).
+    fn run(&mut self, n: &Node) -> Option<(u8, u8)> {
+        let longest = ply_kernel::MAX_ROWS.max(ply_kernel::MAX_COLS) as i64;
+        let (least, most) = match &n.value {
+            Value::Int(i) => (*i, *i),
+            Value::Str(s) => match s.split_once("..") {
+                Some((a, b)) => (
+                    a.trim().parse().unwrap_or(-1),
+                    b.trim().parse().unwrap_or(-1),
+                ),
+                None => (-1, -1),
+            },
+            _ => (-1, -1),
+        };
+        if least < 1 || most < least || most > longest - 2 {
+            self.diags.push(
+                Diagnostic::error(
+                    Some(n.loc),
+                    format!(
+                        "`run` is a number of pieces, `N` or `\"N..M\"`, from 1 to {}",
+                        (longest - 2).max(1)
+                    ),
+                )
+                .help("`run = 2` takes exactly two pieces in a line (Pente); `run = \"1..8\"` any line of up to eight"),
+            );
+            return None;
+        }
+        Some((least as u8, most as u8))
     }
 }

@@ -406,6 +406,7 @@ impl Reader<'_> {
             syntax::PatternKind::Slide {
                 upto,
                 screen,
+                over_own,
                 until,
             } => {
                 let max = match upto {
@@ -445,6 +446,7 @@ impl Reader<'_> {
                 Pattern::Slide {
                     max,
                     screen: *screen,
+                    over_own: *over_own,
                     stop,
                 }
             }

@@ -152,12 +152,14 @@ pub enum PatternKind {
         /// `chain complete`: a chain must go on while it can.
         complete: bool,
     },
-    /// `slide DIRS [upto N] [screen] [until EXPR]`
+    /// `slide DIRS [upto N] [screen | over own] [until EXPR]`
     Slide {
         /// `upto N`, with where N is.
         upto: Option<(i64, Span)>,
         /// `screen`.
         screen: bool,
+        /// `over own`: the slide passes the mover's own pieces.
+        over_own: bool,
         /// `until EXPR`: the slide may stop on a cell where it holds, not pass it.
         until: Option<Expr>,
     },

@@ -55,6 +55,7 @@ fn rule_words(rule: &Rule) -> String {
         }
         upto => "`upto N`",
         screen => "`screen`",
+        over_own | own => "`over own`",
         ghost | leaves | takes => "`leaves ghost` or `takes ghost`",
         until => "`until`",
         then_place => "`then place KIND by slide DIRS`",

@@ -294,6 +294,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
     let mut complete = false;
     let mut upto = None;
     let mut screen = false;
+    let mut over_own = false;
     let mut until = None;
     let mut ints = Vec::new();
     let mut then = None;
@@ -311,6 +312,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
                 }
             }
             Rule::screen => screen = true,
+            Rule::over_own => over_own = true,
             Rule::ghost => ghost = part.into_inner().next().map(|w| name(&w)),
             Rule::until => until = inner_expr(part, text)?,
             Rule::then_place => {
@@ -354,6 +356,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
         Rule::slide => PatternKind::Slide {
             upto,
             screen,
+            over_own,
             until,
         },
         Rule::leap => {

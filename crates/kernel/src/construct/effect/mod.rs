@@ -112,13 +112,40 @@ impl State {
                 continue;
             }
             match e.kind {
-                EffectKind::Custodial => {
+                EffectKind::Custodial if e.run == (1, 1) => {
                     if let Some(b) = g.neighbour(a, d)
                         && hostile(e, mover, victim, b, at(b))
                     {
                         push(out, a, 0);
                     }
                 }
+                EffectKind::Custodial => {
+                    // A run of `run.0..=run.1` enemy pieces, closed by a hostile cell.
+                    let (least, most) = (usize::from(e.run.0), usize::from(e.run.1));
+                    let mut run: ArrayVec<Cell, { crate::cell::LINE_CELLS }> = ArrayVec::new();
+                    run.push(a);
+                    let mut cur = a;
+                    let closed = loop {
+                        let Some(next) = g.neighbour(cur, d) else {
+                            break false;
+                        };
+                        let occ = at(next);
+                        if enemy(occ) && target_ok(e, mover, occ, next) {
+                            if run.len() == most || run.try_push(next).is_err() {
+                                break false;
+                            }
+                            cur = next;
+                            continue;
+                        }
+                        break hostile(e, mover, victim, next, occ);
+                    };
+                    if closed && run.len() >= least {
+                        for c in run {
+                            push(out, c, 0);
+                        }
+                    }
+                }
+                EffectKind::Convert => push(out, a, Piece::new(Piece(victim).kind(), side).0),
                 EffectKind::Surround => {
                     let enclosed = e.dirs.iter().all(|d2| {
                         g.neighbour(a, d2)

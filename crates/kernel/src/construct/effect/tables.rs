@@ -137,6 +137,7 @@ impl Compiler<'_> {
             dirs: e.dirs,
             look,
             required: e.required,
+            run: e.run,
             target,
             hostile,
         }

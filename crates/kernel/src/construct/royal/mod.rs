@@ -303,11 +303,16 @@ pub(crate) fn attacked_on(
         let hit = match t.kind {
             HOP => board[t.to as usize] == 0,
             SLIDE => {
+                let m = &rules.moves[t.rule as usize];
+                let owner = State::owner_of(e.code);
                 let pieces = passed
                     .iter()
-                    .filter(|j| board[j.cell as usize] != 0)
+                    .filter(|j| {
+                        let occ = board[j.cell as usize];
+                        occ != 0 && !(m.over_own && State::owner_of(occ) == owner)
+                    })
                     .count();
-                let screen = rules.moves[t.rule as usize].screen;
+                let screen = m.screen;
                 pieces == usize::from(screen)
             }
             JUMP if t.flags & BLOCKABLE != 0 => !passed.iter().any(|j| {

@@ -95,7 +95,9 @@ pub(crate) fn attacks(
                     }
                     let x = if t.kind == HOP { t.over } else { t.to } as usize;
                     let at = victim.slot() * stride + x;
-                    if t.kind == SLIDE {
+                    // A slide over its own pieces depends on whose the passed pieces are: it is
+                    // listed, and its passed cells read one by one.
+                    if t.kind == SLIDE && !rules.moves[t.rule as usize].over_own {
                         // Seen from the attacked cell: the way back to the origin.
                         let back = crate::geometry::Dir::from_index(t.dir).opposite();
                         let k = t.jumped_len as usize;
@@ -114,7 +116,10 @@ pub(crate) fn attacks(
                         vacate[at].insert(Cell(j.cell));
                         // A piece arriving on a screen, or on a cell a blocking condition
                         // reads (`unless occupant has swimmer`), may open the attack.
-                        if rules.moves[t.rule as usize].screen || t.flags & BLOCKABLE != 0 {
+                        // So may a piece of the attacker's side arriving where a slide passes its
+                        // own pieces.
+                        let m = &rules.moves[t.rule as usize];
+                        if m.screen || m.over_own || t.flags & BLOCKABLE != 0 {
                             fill[at].insert(Cell(j.cell));
                         }
                     }

@@ -1,0 +1,178 @@
+//! Groups of pieces: the connectivity that `groups`, `connected` and `liberties` read.
+//!
+//! A group is a set of pieces of one owner in which any two are joined by a chain of steps in
+//! the given directions from piece to piece of that owner. Connection games ask whether a
+//! group joins two zones (Hex), a player's pieces form one group (Lines of Action), or how many
+//! empty cells touch a group (Go's liberties). One flood fill answers all three; it works on
+//! [`CellSet`]s, so it allocates nothing and may run during move generation.
+
+use crate::cell::{Cell, CellSet};
+use crate::expr::EvalError;
+use crate::geometry::{DirSet, Geometry};
+use crate::piece::{Piece, Player};
+
+/// The cells reachable from `seeds` through steps in `dirs` onto cells for which `member`
+/// holds (the seeds included, whether or not they are members).
+pub(crate) fn flood(
+    g: &Geometry,
+    seeds: CellSet,
+    dirs: DirSet,
+    mut member: impl FnMut(Cell) -> Result<bool, EvalError>,
+) -> Result<CellSet, EvalError> {
+    let mut seen = seeds;
+    let mut todo = seeds;
+    while let Some(c) = todo.iter().next() {
+        todo.remove(c);
+        for d in dirs.iter() {
+            if let Some(n) = g.neighbour(c, d)
+                && !seen.contains(n)
+                && member(n)?
+            {
+                seen.insert(n);
+                todo.insert(n);
+            }
+        }
+    }
+    Ok(seen)
+}
+
+/// The cells holding a piece of `player`.
+fn cells_of(
+    g: &Geometry,
+    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    player: Player,
+) -> Result<CellSet, EvalError> {
+    let mut out = CellSet::EMPTY;
+    for c in g.cells().iter() {
+        if at(c)?.is_some_and(|p| p.owner() == player) {
+            out.insert(c);
+        }
+    }
+    Ok(out)
+}
+
+/// How many groups `player`'s pieces form, joined through `dirs`: 0 with no piece, 1 when they
+/// are all connected.
+pub(crate) fn groups(
+    g: &Geometry,
+    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    player: Player,
+    dirs: DirSet,
+) -> Result<i64, EvalError> {
+    let mut left = cells_of(g, at, player)?;
+    let mut n = 0;
+    while let Some(c) = left.iter().next() {
+        let mut seed = CellSet::EMPTY;
+        seed.insert(c);
+        let group = flood(g, seed, dirs, |x| Ok(left.contains(x)))?;
+        left.remove_all(&group);
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Whether one group of `player`'s pieces, joined through `dirs`, holds a cell of `a` and a
+/// cell of `b`.
+pub(crate) fn connected(
+    g: &Geometry,
+    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    player: Player,
+    (a, b): (CellSet, CellSet),
+    dirs: DirSet,
+) -> Result<bool, EvalError> {
+    let mine = cells_of(g, at, player)?;
+    let seeds = a.intersection(&mine);
+    let ends = b.intersection(&mine);
+    if seeds.is_empty() || ends.is_empty() {
+        return Ok(false);
+    }
+    let reached = flood(g, seeds, dirs, |x| Ok(mine.contains(x)))?;
+    Ok(!reached.intersection(&ends).is_empty())
+}
+
+/// The empty cells next (through `dirs`) to the group of the piece on `c`: 0 on an empty cell.
+pub(crate) fn liberties(
+    g: &Geometry,
+    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    c: Cell,
+    dirs: DirSet,
+) -> Result<i64, EvalError> {
+    let Some(p) = at(c)? else {
+        return Ok(0);
+    };
+    let mut seed = CellSet::EMPTY;
+    seed.insert(c);
+    let group = flood(g, seed, dirs, |x| {
+        Ok(at(x)?.is_some_and(|q| q.owner() == p.owner()))
+    })?;
+    let mut free = CellSet::EMPTY;
+    for x in group.iter() {
+        for d in dirs.iter() {
+            if let Some(n) = g.neighbour(x, d)
+                && at(n)?.is_none()
+            {
+                free.insert(n);
+            }
+        }
+    }
+    Ok(free.len() as i64)
+}
+
+/// How many cells next to `c` through `dirs` hold a piece of `player`.
+pub(crate) fn adjacent(
+    g: &Geometry,
+    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    c: Cell,
+    dirs: DirSet,
+    player: Player,
+) -> Result<i64, EvalError> {
+    let mut n = 0;
+    for d in dirs.iter() {
+        if let Some(x) = g.neighbour(c, d)
+            && at(x)?.is_some_and(|p| p.owner() == player)
+        {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The number of pieces on the whole line (row, column or diagonal) through `a` and `b`, or 0
+/// when they are the same cell or share no line.
+pub(crate) fn on_line(
+    g: &Geometry,
+    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    a: Cell,
+    b: Cell,
+) -> Result<i64, EvalError> {
+    let (dr, dc) = (
+        g.row(b) as i64 - g.row(a) as i64,
+        g.col(b) as i64 - g.col(a) as i64,
+    );
+    if (dr, dc) == (0, 0) || !(dr == 0 || dc == 0 || dr.abs() == dc.abs()) {
+        return Ok(0);
+    }
+    let step = (dr.signum(), dc.signum());
+    let Some(d) = crate::geometry::Dir::ALL
+        .into_iter()
+        .find(|d| (i64::from(d.delta().0), i64::from(d.delta().1)) == step)
+    else {
+        return Ok(0);
+    };
+    let mut n = i64::from(at(a)?.is_some());
+    for d in [d, d.opposite()] {
+        let mut cur = a;
+        while let Some(next) = g.neighbour(cur, d) {
+            n += i64::from(at(next)?.is_some());
+            cur = next;
+        }
+    }
+    Ok(n)
+}
+
+/// The king's distance between two cells: the larger of the row and column differences.
+pub(crate) fn distance(g: &Geometry, a: Cell, b: Cell) -> i64 {
+    let dr = g.row(a).abs_diff(g.row(b));
+    let dc = g.col(a).abs_diff(g.col(b));
+    dr.max(dc) as i64
+}
