@@ -128,6 +128,7 @@ pub const CONSTRUCTS: &[&str] = &[
     "place",
     "place when",
     "supply",
+    "captures to hand",
     "then place",
     "custodial",
     "surround",
@@ -263,6 +264,8 @@ struct Kind {
     claims: Claims,
     placed: bool,
     supply: Option<usize>,
+    /// `to_hand`: the kind its captured pieces become in the captor's hand.
+    to_hand: Option<&'static str>,
     promote: Option<String>,
     /// Whether some pattern is a hop.
     hops: bool,
@@ -561,6 +564,9 @@ impl Gen<'_> {
             if let Some(s) = k.supply {
                 let _ = writeln!(out, "supply = {s}");
             }
+            if let Some(h) = k.to_hand {
+                let _ = writeln!(out, "to_hand = \"{h}\"");
+            }
             let moves: Vec<String> = k.moves.iter().map(|m| format!("'{m}'")).collect();
             let _ = writeln!(out, "moves = [{}]", moves.join(", "));
             if let Some(p) = &k.promote {
@@ -594,6 +600,7 @@ impl Gen<'_> {
             claims: Claims::default(),
             placed: false,
             supply: None,
+            to_hand: None,
             promote: None,
             hops: false,
             steps_only: true,
@@ -988,6 +995,7 @@ impl Gen<'_> {
                 " when empty(neighbour(cell, n)) and empty(neighbour(cell, e))",
                 " when adjacent(cell, all, player) >= 1 or count(player) == 0",
                 " when liberties(neighbour(cell, n), orthogonal) != 1",
+                " when hand(player, Ace) + hand(opponent, Ace) <= 3",
             ];
             self.d.pick(&all)
         } else {
@@ -999,6 +1007,20 @@ impl Gen<'_> {
         if self.d.chance(50) {
             k.supply = Some(self.d.range(0, 5));
             self.note("supply");
+            // Captures to the hand: this kind's captured pieces (drops), or another kind's.
+            if self.d.chance(50) {
+                let name = self.kinds[i].name;
+                let others: Vec<usize> = (0..self.kinds.len())
+                    .filter(|&j| !self.kinds[j].royal)
+                    .collect();
+                let j = if others.is_empty() || self.d.chance(50) {
+                    i
+                } else {
+                    self.d.pick(&others)
+                };
+                self.kinds[j].to_hand = Some(name);
+                self.note("captures to hand");
+            }
         }
     }
 
@@ -1129,7 +1151,12 @@ impl Gen<'_> {
         }
         let n = self.d.range(1, 2);
         for i in 0..n {
-            let what = self.d.pick(&["custodial", "surround", "flip", "convert"]);
+            // Pieces that change sides are not captured: refused beside captures to the hand.
+            let what = if self.kinds.iter().any(|k| k.to_hand.is_some()) {
+                self.d.pick(&["custodial", "surround"])
+            } else {
+                self.d.pick(&["custodial", "surround", "flip", "convert"])
+            };
             self.note(what);
             let mask = self.d.pick(&[0x55u8, 0xaa, 0xff, 0x05, 0x11, 0x41]);
             let dirs: Vec<&str> = (0..8)

@@ -166,6 +166,8 @@ pub enum Expr {
     /// The number of pieces of a player (optionally of one kind) on a zone's cells (for an
     /// owned zone, the part of the given player, or all parts).
     CountIn(Box<Expr>, Option<KindId>, usize, Option<Box<Expr>>),
+    /// How many pieces of a kind a player has in hand.
+    Hand(Box<Expr>, KindId),
     /// How many groups a player's pieces form, joined through steps in the directions.
     Groups(Box<Expr>, DirSet),
     /// Whether one group of a player's pieces (joined through the directions) holds a cell of
@@ -246,6 +248,10 @@ pub trait Env {
     }
     /// How many pieces like this one have been placed since set-up.
     fn placed(&self, _piece: Piece) -> Result<i64, EvalError> {
+        Err(EvalError::NoPosition)
+    }
+    /// How many pieces of a kind the player has in hand.
+    fn hand(&self, _player: Player, _kind: KindId) -> Result<i64, EvalError> {
         Err(EvalError::NoPosition)
     }
 }
@@ -347,6 +353,7 @@ impl Expr {
             | Empty(a)
             | Line(a, _)
             | Groups(a, _)
+            | Hand(a, _)
             | Liberties(a, _)
             | Not(a)
             | Neg(a) => f(a),
@@ -431,7 +438,7 @@ impl Expr {
             NoMoves(p) => p.deps().or(Deps::MOVES),
             InCheck(p) => p.deps().or(Deps::POSITION),
             Attacked(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
-            Groups(p, _) | Liberties(p, _) => p.deps().or(Deps::POSITION),
+            Groups(p, _) | Liberties(p, _) | Hand(p, _) => p.deps().or(Deps::POSITION),
             Connected(p, ZoneRef(_, a), ZoneRef(_, b), _) => [a, b]
                 .into_iter()
                 .flatten()
@@ -554,6 +561,7 @@ impl Expr {
                 }
                 Value::Int(n)
             }
+            Hand(p, k) => Value::Int(env.hand(player(p.eval(core, env)?)?, *k)?),
             Groups(p, dirs) => {
                 let p = player(p.eval(core, env)?)?;
                 Value::Int(groups::groups(

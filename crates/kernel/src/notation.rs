@@ -489,7 +489,9 @@ fn read_hand(rules: &Rules, state: &mut State, list: &str) -> Result<(), Positio
         let n: u16 = n
             .parse()
             .map_err(|_| bad(format!("`{n}` is not a number")))?;
-        if n > supply {
+        // Captures may fill a hand past its supply.
+        let fed = rules.to_hand.contains(&Some(piece.kind()));
+        if n > supply && !fed {
             return Err(bad(format!(
                 "a player has at most {supply} {} in hand",
                 rules.kind_name(piece.kind())

@@ -84,6 +84,10 @@ pub struct Rules {
     pub(crate) pass_rule: Option<u8>,
     /// By kind: how many pieces each player has in hand at the start; `None` for unlimited.
     pub(crate) supply: Vec<Option<u16>>,
+    /// By kind: the kind a captured piece of it becomes in the captor's hand.
+    pub(crate) to_hand: Vec<Option<KindId>>,
+    /// Some kind's captured pieces go to the captor's hand.
+    pub(crate) hands: bool,
     /// The game has placements, passes, second parts, effects, a limited supply or a winner
     /// read from the position: generation and make take the general path.
     pub(crate) general: bool,

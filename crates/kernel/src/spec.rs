@@ -139,6 +139,9 @@ pub struct KindSpec {
     pub royal: bool,
     /// Whether a move of this kind is irreversible: it resets the idle clock, as a capture does.
     pub resets_idle: bool,
+    /// A captured piece of this kind goes to the captor's hand, as a piece of this kind (which
+    /// must have a supply); `None`: it leaves the game.
+    pub to_hand: Option<KindId>,
     /// At most this many pieces of the kind per player on the board, in every position read
     /// or set up (`None`: any number).
     pub at_most: Option<u16>,
@@ -427,6 +430,7 @@ impl KindSpec {
             supply: None,
             royal: false,
             resets_idle: false,
+            to_hand: None,
             at_most: None,
             never_in: None,
         }

@@ -237,7 +237,44 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         .map(|(i, _)| i as u8)
         .collect();
     let supply: Vec<Option<u16>> = spec.kinds.iter().map(|k| k.supply).collect();
+    let to_hand: Vec<Option<KindId>> = spec.kinds.iter().map(|k| k.to_hand).collect();
+    let mut hand_errors = Vec::new();
+    for (i, k) in spec.kinds.iter().enumerate() {
+        let Some(h) = k.to_hand else { continue };
+        match spec.kinds.get(h.index()) {
+            Some(hk) if hk.supply.is_some() => {}
+            Some(hk) => hand_errors.push(RulesError::new(
+                Site::Kind(i),
+                format!(
+                    "captured pieces of `{}` go to the hand as `{}`, which has no hand: give [pieces.{}] a `supply` (0 to start with none)",
+                    k.name, hk.name, hk.name
+                ),
+                Problem::Invalid,
+            )),
+            None => hand_errors.push(RulesError::new(
+                Site::Kind(i),
+                "`to_hand` names no kind",
+                Problem::Invalid,
+            )),
+        }
+    }
+    if to_hand.iter().any(Option::is_some)
+        && let Some(e) = spec
+            .effects
+            .iter()
+            .position(|e| matches!(e.kind, EffectKind::Flip | EffectKind::Convert))
+    {
+        hand_errors.push(RulesError::new(
+            Site::Effect(e),
+            "an effect that turns pieces cannot be used with captures to the hand (`to_hand`): a piece that changes sides is not a captured one",
+            Problem::Invalid,
+        ));
+    }
+    if !hand_errors.is_empty() {
+        return Err(hand_errors);
+    }
     let general = !placements.is_empty()
+        || to_hand.iter().any(Option::is_some)
         || pass_rule.is_some()
         || !effects.is_empty()
         || dynamic_winner
@@ -293,6 +330,8 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         placements,
         pass_rule,
         supply,
+        hands: to_hand.iter().any(Option::is_some),
+        to_hand,
         general,
         steps: cellsets::Steps::of(&spec.geometry),
         royal: [0; PLAYERS],

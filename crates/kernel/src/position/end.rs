@@ -326,4 +326,10 @@ impl Env for PlayEnv<'_> {
             .map(|p| p[piece.code()] as i64)
             .ok_or(EvalError::NoPosition)
     }
+
+    fn hand(&self, player: Player, kind: KindId) -> Result<i64, EvalError> {
+        Ok(i64::from(
+            self.state.in_hand(Piece::new(kind, player).code()),
+        ))
+    }
 }

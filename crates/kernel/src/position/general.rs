@@ -145,6 +145,8 @@ impl State {
             self.counts[crate::piece::PIECE_CODES + 1],
         );
         let side = self.side;
+        // The other side's pieces before the move, for captures to the hand.
+        let before = rules.hands.then(|| self.counts);
         let undo = if m.is_pass() || m.is_placement() {
             let undo = Undo {
                 step: self.undo_record(0),
@@ -195,6 +197,9 @@ impl State {
         } else {
             self.apply_effects(rules, m.to())
         };
+        if let Some(before) = before {
+            self.captures_to_hand(rules, side, &before);
+        }
         self.recount(rules);
         (undo, totals, unchanged)
     }
@@ -264,6 +269,29 @@ impl State {
 
     /// Unmake for general rules.
     #[inline(never)]
+    /// Sends the pieces of the other side that the move of `side` took (the other side's
+    /// counts went down: effects that turn pieces are refused beside captures to the hand) to
+    /// `side`'s hand, as the kinds `to_hand` says; logged, so that rewinding takes them back.
+    #[cold]
+    fn captures_to_hand(&mut self, rules: &Rules, side: Player, before: &[u16]) {
+        let other = side.other();
+        for (k, to) in rules.to_hand.iter().enumerate() {
+            let Some(to) = to else { continue };
+            let code = Piece::new(crate::piece::KindId(k as u8), other).code();
+            let taken = before[code].saturating_sub(self.counts[code]);
+            if taken == 0 {
+                continue;
+            }
+            let hand = Piece::new(*to, side).code();
+            let n = self.in_hand(hand);
+            self.set_reserve(hand, n.saturating_add(taken));
+            self.log.0.push((
+                crate::position::state::HAND_TAG | hand as u16,
+                taken.min(u8::MAX as u16) as u8,
+            ));
+        }
+    }
+
     pub(crate) fn unmake_general(&mut self, rules: &Rules, m: Move, undo: &Undo) {
         let passes = self.rewind_move(rules);
         if m.is_pass() || m.is_placement() || m.is_compound() {

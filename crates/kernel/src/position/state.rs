@@ -341,6 +341,13 @@ impl State {
                 let at = Cell(cell & TAG_CELL);
                 match cell & !TAG_CELL {
                     UNMOVED_TAG => self.unmoved.insert(at),
+                    // Pieces a capture sent to a hand: back out of it (the key is restored
+                    // with the rest of the move).
+                    HAND_TAG => {
+                        if let Some(r) = self.reserve.as_mut().and_then(|r| r.get_mut(at.index())) {
+                            *r = r.saturating_sub(u16::from(code));
+                        }
+                    }
                     GHOST_TAG => self.ghost.insert(at),
                     _ => {
                         self.ghost = CellSet::EMPTY;
@@ -466,6 +473,9 @@ pub(crate) const GHOST_TAG: u16 = 0x800;
 /// A log entry: the cells open to capture were those of the entries before it (none if none),
 /// passed by the piece on the cell in the low bits.
 pub(crate) const VICTIM_TAG: u16 = 0xc00;
+/// A log entry of pieces sent to a hand: the piece code in the low bits, how many in the
+/// entry's code.
+pub(crate) const HAND_TAG: u16 = 0x1000;
 const _: () = assert!(crate::cell::MAX_CELLS as u16 - 1 == TAG_CELL);
 
 /// Room reserved in the change log of general rules: a mark and a few changes for each of

@@ -116,6 +116,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         check: along,
     },
     Builtin {
+        name: "hand",
+        args: (2, 2),
+        usage: "hand(PLAYER, KIND)",
+        check: hand,
+    },
+    Builtin {
         name: "adjacent",
         args: (3, 3),
         usage: "adjacent(CELL, DIRECTIONS, PLAYER)",
@@ -307,6 +313,12 @@ fn along(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
     }
     let d = dirs.iter().next()?;
     Some(Checked::Value(Expr::Neighbour(cell.boxed(), d), Ty::Cell))
+}
+
+fn hand(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    let p = call.arg(c, 0, Ty::Player);
+    let k = c.kind_literal(&call.args[1], call.text, call.scope, call.locals);
+    Some(Checked::Value(Expr::Hand(p?.boxed(), k?), Ty::Int))
 }
 
 fn adjacent(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {

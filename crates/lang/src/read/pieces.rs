@@ -37,6 +37,7 @@ impl Reader<'_> {
                 "supply",
                 "royal",
                 "resets_idle",
+                "to_hand",
                 "at_most",
                 "never_in",
             ];
@@ -167,6 +168,39 @@ impl Reader<'_> {
                         ),
                     ),
                 }
+            }
+            if let Some(n) = t.get("to_hand")
+                && ki < kinds.len()
+            {
+                kinds[ki].to_hand = match &n.value {
+                    Value::Bool(true) => KindId::new(ki),
+                    Value::Bool(false) => None,
+                    Value::Str(s) => match kinds.iter().position(|k| k.name == *s) {
+                        Some(i) => KindId::new(i),
+                        None => {
+                            let names: Vec<String> = kinds.iter().map(|k| k.name.clone()).collect();
+                            self.diags.push(
+                                Diagnostic::error(
+                                    Some(n.loc),
+                                    format!("`to_hand` of `{kname}` names no kind: `{s}`"),
+                                )
+                                .suggest(s, names.iter().map(String::as_str))
+                                .help_if_none("`to_hand = true` sends a captured piece to the captor's hand as it is; `to_hand = \"KIND\"` as another kind".into()),
+                            );
+                            None
+                        }
+                    },
+                    other => {
+                        self.err(
+                            n.loc,
+                            format!(
+                                "`to_hand` is true, false or the name of a kind, not {}",
+                                other.type_name()
+                            ),
+                        );
+                        None
+                    }
+                };
             }
             if let Some(p) = t.get("promote")
                 && ki < kinds.len()
