@@ -158,6 +158,12 @@ impl Rules {
         })
     }
 
+    /// The kind a captured piece of `kind` becomes in the captor's hand (`to_hand`), if it goes
+    /// there.
+    pub fn to_hand(&self, kind: KindId) -> Option<KindId> {
+        self.to_hand.get(kind.index()).copied().flatten()
+    }
+
     /// How many pieces of a kind each player has in hand at the start, to place; `None` for
     /// an unlimited supply (or a kind that is never placed).
     pub fn supply(&self, kind: KindId) -> Option<u16> {

@@ -115,7 +115,10 @@ pub(crate) fn immobile(rules: &Rules, locs: &Locs) -> Vec<Diagnostic> {
             }
             continue;
         }
-        if !rules.kind_can_move(k) {
+        // A kind that only counts captured pieces in a hand (`to_hand = "Captive"`) is not
+        // meant to move.
+        let counter = rules.kinds().any(|j| rules.to_hand(j) == Some(k));
+        if !rules.kind_can_move(k) && !counter {
             let name = rules.kind_name(k).to_string();
             warnings.push(
                 Diagnostic::warning(
