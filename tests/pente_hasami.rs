@@ -228,9 +228,8 @@ impl Reference for Hasami {
             .iter()
             .filter(|p| *p == now)
             .count();
-        self.result = if left <= 9 - self.goal {
-            Some(me)
-        } else if self.moves_of(them).is_empty() {
+        // The goal reached, or an opponent who cannot move: the mover wins.
+        self.result = if left <= 9 - self.goal || self.moves_of(them).is_empty() {
             Some(me)
         } else if repeats >= 2 || self.clock >= 100 {
             Some(0)

@@ -172,7 +172,8 @@ pub enum Expr {
     Groups(Box<Expr>, DirSet),
     /// Whether one group of a player's pieces (joined through the directions) holds a cell of
     /// each of two zones (each, for an owned zone, the part of the given player, or all parts).
-    Connected(Box<Expr>, ZoneRef, ZoneRef, DirSet),
+    /// (Boxed whole, so that this rare node does not make every node larger.)
+    Connected(Box<(Expr, ZoneRef, ZoneRef)>, DirSet),
     /// The empty cells next to the group (through the directions) of the piece on a cell; 0 on
     /// an empty cell.
     Liberties(Box<Expr>, DirSet),
@@ -357,7 +358,8 @@ impl Expr {
             | Liberties(a, _)
             | Not(a)
             | Neg(a) => f(a),
-            Connected(a, ZoneRef(_, b), ZoneRef(_, c), _) => {
+            Connected(c, _) => {
+                let (a, ZoneRef(_, b), ZoneRef(_, c)) = c.as_ref();
                 f(a);
                 for x in [b, c].into_iter().flatten() {
                     f(x);
@@ -439,10 +441,10 @@ impl Expr {
             InCheck(p) => p.deps().or(Deps::POSITION),
             Attacked(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
             Groups(p, _) | Liberties(p, _) | Hand(p, _) => p.deps().or(Deps::POSITION),
-            Connected(p, ZoneRef(_, a), ZoneRef(_, b), _) => [a, b]
+            Connected(c, _) => [&c.1.1, &c.2.1]
                 .into_iter()
                 .flatten()
-                .fold(p.deps(), |d, x| d.or(x.deps()))
+                .fold(c.0.deps(), |d, x| d.or(x.deps()))
                 .or(Deps::POSITION),
             Adjacent(c, _, p) | OnLine(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
             // A distance is arithmetic on cells.
@@ -571,7 +573,8 @@ impl Expr {
                     *dirs,
                 )?)
             }
-            Connected(p, a, b, dirs) => {
+            Connected(c, dirs) => {
+                let (p, a, b) = c.as_ref();
                 let p = player(p.eval(core, env)?)?;
                 let zones = (zone(core, env, a)?, zone(core, env, b)?);
                 Value::Bool(groups::connected(

@@ -65,6 +65,7 @@ fn kind(name: &str, letter: &str, rank: i64, moves: Vec<MoveSpec>) -> KindSpec {
         supply: None,
         royal: false,
         resets_idle: false,
+        to_hand: None,
         at_most: None,
         never_in: None,
     }

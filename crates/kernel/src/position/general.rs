@@ -137,6 +137,7 @@ impl State {
     ) -> (Undo, (u16, u16), Option<u8>) {
         // The log's entries of this move start with a mark, which keeps the passes before it.
         let passes = self.passes;
+        let mark = self.log.0.len();
         self.log
             .0
             .push((if self.stirred { MARK_STIRRED } else { MARK }, passes));
@@ -145,8 +146,6 @@ impl State {
             self.counts[crate::piece::PIECE_CODES + 1],
         );
         let side = self.side;
-        // The other side's pieces before the move, for captures to the hand.
-        let before = rules.hands.then(|| self.counts);
         let undo = if m.is_pass() || m.is_placement() {
             let undo = Undo {
                 step: self.undo_record(0),
@@ -197,8 +196,11 @@ impl State {
         } else {
             self.apply_effects(rules, m.to())
         };
-        if let Some(before) = before {
-            self.captures_to_hand(rules, side, &before);
+        if rules.hands {
+            let other = [totals.0, totals.1][side.other().slot()];
+            if self.counts[crate::piece::PIECE_CODES + side.other().slot()] < other {
+                self.captures_to_hand(rules, side, m, &undo, mark);
+            }
         }
         self.recount(rules);
         (undo, totals, unchanged)
@@ -269,27 +271,48 @@ impl State {
 
     /// Unmake for general rules.
     #[inline(never)]
-    /// Sends the pieces of the other side that the move of `side` took (the other side's
-    /// counts went down: effects that turn pieces are refused beside captures to the hand) to
-    /// `side`'s hand, as the kinds `to_hand` says; logged, so that rewinding takes them back.
+    /// Sends the pieces of the other side that the move `m` of `side` took to `side`'s hand,
+    /// as the kinds `to_hand` says: the piece it moved onto or the pieces it hopped (`undo`),
+    /// and those the log of the move, from `mark`, shows removed (in passing, by an effect:
+    /// an enemy piece in the log is a removed one, as effects that turn pieces are refused
+    /// beside captures to the hand). Logged, so that rewinding takes them back.
     #[cold]
-    fn captures_to_hand(&mut self, rules: &Rules, side: Player, before: &[u16]) {
-        let other = side.other();
-        for (k, to) in rules.to_hand.iter().enumerate() {
-            let Some(to) = to else { continue };
-            let code = Piece::new(crate::piece::KindId(k as u8), other).code();
-            let taken = before[code].saturating_sub(self.counts[code]);
-            if taken == 0 {
-                continue;
-            }
-            let hand = Piece::new(*to, side).code();
-            let n = self.in_hand(hand);
-            self.set_reserve(hand, n.saturating_add(taken));
-            self.log.0.push((
-                crate::position::state::HAND_TAG | hand as u16,
-                taken.min(u8::MAX as u16) as u8,
-            ));
+    fn captures_to_hand(&mut self, rules: &Rules, side: Player, m: Move, undo: &Undo, mark: usize) {
+        let hops = m.hops();
+        for i in 0..hops.max(1) {
+            let code = if hops == 0 {
+                undo.step.captured()
+            } else {
+                undo.hopped(i)
+            };
+            self.send_to_hand(rules, side, code);
         }
+        let end = self.log.0.len();
+        for i in mark + 1..end {
+            let (cell, code) = self.log.0[i];
+            if cell < crate::position::state::TAGS
+                && code != 0
+                && Piece(code).owner() == side.other()
+            {
+                self.send_to_hand(rules, side, code);
+            }
+        }
+    }
+
+    /// Puts a captured piece `code` in `side`'s hand, if its kind goes there; logged.
+    fn send_to_hand(&mut self, rules: &Rules, side: Player, code: u8) {
+        if code == 0 {
+            return;
+        }
+        let Some(kind) = rules.to_hand(Piece(code).kind()) else {
+            return;
+        };
+        let hand = Piece::new(kind, side).code();
+        let n = self.in_hand(hand);
+        self.set_reserve(hand, n.saturating_add(1));
+        self.log
+            .0
+            .push((crate::position::state::HAND_TAG | hand as u16, 1));
     }
 
     pub(crate) fn unmake_general(&mut self, rules: &Rules, m: Move, undo: &Undo) {

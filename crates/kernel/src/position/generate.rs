@@ -263,12 +263,13 @@ impl State {
             } else if t.flags & SCREEN != 0 && !screened {
                 screened = true;
                 continue;
-            } else if m.over_own && State::owner_of(occ) == side {
-                continue;
-            } else if State::owner_of(occ) == side
-                || t.flags & CAPTURE == 0
-                || !self.cap_allowed(rules, t, occ)
-            {
+            } else if State::owner_of(occ) == side {
+                // A slide over its own pieces passes them.
+                if m.over_own {
+                    continue;
+                }
+                break;
+            } else if t.flags & CAPTURE == 0 || !self.cap_allowed(rules, t, occ) {
                 break;
             }
             let verdict = if plain {

@@ -362,7 +362,7 @@ fn connected(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
     let b = zone_arg(c, call, 2);
     let dirs = c.compass(&call.args[3], call.text, false);
     Some(Checked::Value(
-        Expr::Connected(p?.boxed(), a?, b?, dirs?),
+        Expr::Connected(Box::new((p?, a?, b?)), dirs?),
         Ty::Bool,
     ))
 }

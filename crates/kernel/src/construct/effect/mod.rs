@@ -188,6 +188,9 @@ impl State {
     /// board the previous ones left. Returns the first effect that must change a piece and
     /// changed none.
     pub(crate) fn apply_effects(&mut self, rules: &Rules, to: Cell) -> Option<u8> {
+        if rules.effects.is_empty() {
+            return None;
+        }
         let mover = self.board[to.index()];
         let mut unchanged = None;
         if mover == 0 {
