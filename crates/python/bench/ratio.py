@@ -35,6 +35,9 @@ GAMES = {
     "chess": "chess.toml",
     "othello": "othello.toml",
     "connect_four": "connect_four.toml",
+    "hex": "hex.toml",
+    "clobber": "clobber.toml",
+    "lines_of_action": "lines_of_action.toml",
 }
 
 

@@ -78,6 +78,7 @@ def test_random_games_agree_with_openspiel(pack, name, board_repeats):
                 if s.is_terminal() and s.returns() == [0.0, 0.0] or board in boards:
                     break
                 boards.add(board)
+    print(f"{pack}: {GAMES} games, {positions} positions compared, {decided} decided")
     # The comparison saw real games: many positions, and games decided both ways.
     assert positions > GAMES * 10
     assert decided > 0
