@@ -251,6 +251,17 @@ pub trait Env {
     fn placed(&self, _piece: Piece) -> Result<i64, EvalError> {
         Err(EvalError::NoPosition)
     }
+    /// The cells holding a piece of the player (found through [`Env::piece_at`] unless the
+    /// environment keeps them).
+    fn cells_of(&self, core: &Core, player: Player) -> Result<crate::cell::CellSet, EvalError> {
+        let mut out = crate::cell::CellSet::EMPTY;
+        for c in core.geometry().cells().iter() {
+            if self.piece_at(c)?.is_some_and(|p| p.owner() == player) {
+                out.insert(c);
+            }
+        }
+        Ok(out)
+    }
     /// How many pieces of a kind the player has in hand.
     fn hand(&self, _player: Player, _kind: KindId) -> Result<i64, EvalError> {
         Err(EvalError::NoPosition)
@@ -566,12 +577,7 @@ impl Expr {
             Hand(p, k) => Value::Int(env.hand(player(p.eval(core, env)?)?, *k)?),
             Groups(p, dirs) => {
                 let p = player(p.eval(core, env)?)?;
-                Value::Int(groups::groups(
-                    core.geometry(),
-                    &|x| env.piece_at(x),
-                    p,
-                    *dirs,
-                )?)
+                Value::Int(groups::groups(core.geometry(), env.cells_of(core, p)?, *dirs)?)
             }
             Connected(c, dirs) => {
                 let (p, a, b) = c.as_ref();
@@ -579,8 +585,7 @@ impl Expr {
                 let zones = (zone(core, env, a)?, zone(core, env, b)?);
                 Value::Bool(groups::connected(
                     core.geometry(),
-                    &|x| env.piece_at(x),
-                    p,
+                    env.cells_of(core, p)?,
                     zones,
                     *dirs,
                 )?)

@@ -36,30 +36,10 @@ pub(crate) fn flood(
     Ok(seen)
 }
 
-/// The cells holding a piece of `player`.
-fn cells_of(
-    g: &Geometry,
-    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
-    player: Player,
-) -> Result<CellSet, EvalError> {
-    let mut out = CellSet::EMPTY;
-    for c in g.cells().iter() {
-        if at(c)?.is_some_and(|p| p.owner() == player) {
-            out.insert(c);
-        }
-    }
-    Ok(out)
-}
-
-/// How many groups `player`'s pieces form, joined through `dirs`: 0 with no piece, 1 when they
-/// are all connected.
-pub(crate) fn groups(
-    g: &Geometry,
-    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
-    player: Player,
-    dirs: DirSet,
-) -> Result<i64, EvalError> {
-    let mut left = cells_of(g, at, player)?;
+/// How many groups the pieces on `mine` (one player's) form, joined through `dirs`: 0 with
+/// no piece, 1 when they are all connected.
+pub(crate) fn groups(g: &Geometry, mine: CellSet, dirs: DirSet) -> Result<i64, EvalError> {
+    let mut left = mine;
     let mut n = 0;
     while let Some(c) = left.iter().next() {
         let mut seed = CellSet::EMPTY;
@@ -71,16 +51,14 @@ pub(crate) fn groups(
     Ok(n)
 }
 
-/// Whether one group of `player`'s pieces, joined through `dirs`, holds a cell of `a` and a
-/// cell of `b`.
+/// Whether one group of the pieces on `mine` (one player's), joined through `dirs`, holds a
+/// cell of `a` and a cell of `b`.
 pub(crate) fn connected(
     g: &Geometry,
-    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
-    player: Player,
+    mine: CellSet,
     (a, b): (CellSet, CellSet),
     dirs: DirSet,
 ) -> Result<bool, EvalError> {
-    let mine = cells_of(g, at, player)?;
     let seeds = a.intersection(&mine);
     let ends = b.intersection(&mine);
     if seeds.is_empty() || ends.is_empty() {

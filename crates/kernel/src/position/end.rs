@@ -327,6 +327,14 @@ impl Env for PlayEnv<'_> {
             .ok_or(EvalError::NoPosition)
     }
 
+    fn cells_of(
+        &self,
+        _core: &crate::facts::Core,
+        player: Player,
+    ) -> Result<crate::cell::CellSet, EvalError> {
+        Ok(self.state.occupied[player.slot()])
+    }
+
     fn hand(&self, player: Player, kind: KindId) -> Result<i64, EvalError> {
         Ok(i64::from(
             self.state.in_hand(Piece::new(kind, player).code()),
