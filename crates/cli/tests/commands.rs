@@ -416,7 +416,10 @@ fn play_piped_to_a_win() {
     );
     assert!(!r.out.contains("error"), "{}", r.out);
     assert!(
-        r.out.trim_end().ends_with("Result: RABBIT wins"),
+        // Why: the end rule that decided it.
+        r.out
+            .trim_end()
+            .ends_with("Result: RABBIT wins (rabbit-home)"),
         "{}",
         r.out
     );
@@ -574,7 +577,12 @@ fn play_stops_at_a_stuck_position() {
         &["play", JUNGLE, "--position", "ARBL5/BT6/7/7/7/7/7/7/7 A"],
         "",
     );
-    assert!(r.out.ends_with("Result: B wins\n"), "{}", r.out);
+    assert!(r.out.ends_with("Result: B wins (no-moves)\n"), "{}", r.out);
+    assert!(
+        r.out.contains("Game over: B wins (no-moves)\n"),
+        "{}",
+        r.out
+    );
 }
 
 // ------------------------------------------------------------------------------------ replay
@@ -786,7 +794,7 @@ fn the_shipped_record_replays_to_its_result_from_anywhere() {
     assert!(r.out.contains("23. A plays d2-d1\n"), "{}", r.out);
     assert!(
         r.out
-            .ends_with("Result: A wins\n23 moves replayed from examples/jungle_game.txt\n")
+            .ends_with("Result: A wins (den)\n23 moves replayed from examples/jungle_game.txt\n")
     );
     // The header's `../rulesets/jungle.toml` is found from the record's directory, whatever
     // the current directory: here an absolute record path, as from another directory.
