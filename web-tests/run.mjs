@@ -450,7 +450,9 @@ const scenarios = {
     const wrong = await seat2.$$eval('.cell', (bs) => bs.map((b) => b.dataset.cell));
     await seat2.click(`.cell[data-cell="${wrong.find((c) => !legal.has(c))}"]`);
     await until(seat2, () => document.body.dataset.refusals === '1');
-    assert.match(await seat2.textContent('#message'), /^Refused: \S+ cannot be placed on /);
+    // In words a player reads: the pack's rule by its name, not a raw expression.
+    assert.match(await seat2.textContent('#message'),
+      /^Refused: \S+ cannot be placed on [a-g]\d: place rule `lowest-empty-cell` forbids placing there$/);
     assert.equal((await api('GET', `/games/${c4.id}`)).body.version, 1);
     // Amazons: a queen move, then the arrow's cell, three clicks.
     const { body: am } = await api('POST', '/games', { pack: 'amazons' });

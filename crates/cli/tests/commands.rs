@@ -1226,3 +1226,77 @@ fn a_record_replays_from_another_directory_and_a_served_record_finds_its_pack() 
     let r = ply(&["replay", served.to_str().unwrap()], "");
     assert_eq!(r.code, 0, "{}", r.err);
 }
+
+/// Every shipped pack's games, played at random, end by a named end rule of the pack (never
+/// a result the position cannot explain), as `ply play` says after `Game over:`: the end
+/// rule found again from the final position gives the very result the moves reached, and
+/// so does the same position read back from its string without its result.
+#[test]
+fn every_random_game_of_a_shipped_pack_ends_by_a_named_rule() {
+    use ply_kernel::{EndReason, Game, Rng, Section, Status};
+    let mut ended = 0;
+    let mut reasons = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(root().join("rulesets")).expect("rulesets") {
+        let path = entry.expect("entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+            continue;
+        }
+        let pack = ply_lang::load(&path, &[]).expect("a shipped pack loads");
+        let rules = pack.rules;
+        let mut rng = Rng::new(20261205);
+        for _ in 0..12 {
+            let mut game = Game::new(rules.clone());
+            for _ in 0..400 {
+                if !matches!(game.status(), Status::ToMove(_)) {
+                    break;
+                }
+                let Ok(Some(m)) = game.random_move(&mut rng) else {
+                    break;
+                };
+                game.play(m).expect("a legal move");
+            }
+            let Status::Over(outcome) = game.status() else {
+                assert_eq!(game.end_reason(), None, "{}", path.display());
+                continue;
+            };
+            ended += 1;
+            let reason = game.end_reason();
+            let Some(EndReason::Rule(rule)) = reason else {
+                panic!(
+                    "{}: {:?} ended with no rule to say why ({reason:?}): {}",
+                    path.display(),
+                    outcome,
+                    game.position().to_position_string()
+                );
+            };
+            assert_eq!(rule.section(), Section::End);
+            let name = rules.rule_name(rule);
+            assert!(!name.is_empty());
+            reasons.insert(format!("{}:{name}", rules.core().name()));
+            // The string keeps no history of positions: a repetition is not seen in it.
+            let text = game.position().to_position_string();
+            let bare: Vec<&str> = text
+                .split(' ')
+                .filter(|f| !f.starts_with("winner=") && *f != "draw")
+                .collect();
+            let bare = bare.join(" ");
+            let read = ply_kernel::Position::from_position_string(rules.clone(), &bare)
+                .expect("the position reads back");
+            if read.outcome().is_some() {
+                assert_eq!(read.outcome(), Some(outcome), "{} {bare}", path.display());
+                assert_eq!(read.end_reason(), reason, "{} {bare}", path.display());
+            } else {
+                assert!(name.contains("repetition"), "{name}: {bare}");
+            }
+            assert!(
+                game.position().render().contains(&format!("({name})")),
+                "{}",
+                game.position().render()
+            );
+        }
+    }
+    eprintln!("{ended} random games ended, by {reasons:?}");
+    assert!(ended >= 60, "only {ended} random games ended");
+    // Many rules, of many packs, were seen to decide.
+    assert!(reasons.len() >= 12, "{reasons:?}");
+}

@@ -260,6 +260,7 @@ impl State {
     }
 
     /// Why the game is over, if it is ([`State::outcome`]): the end rule that decides it.
+    /// (Cold, and it copies the state once: for showing a result, not for search.)
     ///
     /// A move keeps only its result (make stays as fast as it was); the rule is found again
     /// here from the position, as for a position set up ([`State::settle`]): the first rule
@@ -271,7 +272,13 @@ impl State {
         let outcome = self.outcome(rules)?;
         let mover = self.side.other();
         let rule = match self.outcome {
-            Some(_) => self.judge_rule(rules),
+            // Judged as while the move was made, before its result was kept: a finished
+            // position generates no move, which would make every "no legal move" rule hold.
+            Some(_) => {
+                let mut open = self.clone();
+                open.outcome = None;
+                open.judge_rule(rules)
+            }
             None => self.deferred_rule(rules),
         };
         Some(match rule {
