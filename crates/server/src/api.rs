@@ -194,6 +194,35 @@ fn version<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     d.deserialize_any(Visit)
 }
 
+/// Reads a time in milliseconds: an integer from 0 to [`MAX_SAFE_INTEGER`], written `1500`
+/// or `1500.0` (the same JSON number); a time control's bounds are checked with the game.
+fn millis<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    struct Visit;
+    impl serde::de::Visitor<'_> for Visit {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a time in milliseconds: an integer from 0")
+        }
+        fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<u64, E> {
+            if u > MAX_SAFE_INTEGER {
+                return Err(E::custom(format!(
+                    "a time is at most {MAX_SAFE_INTEGER} ms, not {u}"
+                )));
+            }
+            Ok(u)
+        }
+        fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<u64, E> {
+            u64::try_from(i)
+                .map_err(|_| E::custom(format!("a time is from 0 ms, not {i}")))
+                .and_then(|u| self.visit_u64(u))
+        }
+        fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<u64, E> {
+            whole_f64(f, 0.0, MAX_SAFE_INTEGER as f64).map(|v| v as u64)
+        }
+    }
+    d.deserialize_any(Visit)
+}
+
 /// `POST /playground/check`: a pack as text, as pasted in the playground (no engine: a check
 /// starts no game).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -234,11 +263,12 @@ pub const MAX_CLOCK_MS: u64 = 7 * 24 * 3600 * 1000;
 #[serde(deny_unknown_fields)]
 pub struct TimeControl {
     /// Each player's time at the start, in milliseconds: 1 to [`MAX_CLOCK_MS`] (a week).
+    #[serde(deserialize_with = "millis")]
     #[schema(minimum = 1, maximum = 604800000)]
     pub initial_ms: u64,
     /// The time a move adds to its player's clock, in milliseconds: 0 to
     /// [`MAX_CLOCK_MS`].
-    #[serde(default)]
+    #[serde(default, deserialize_with = "millis")]
     #[schema(minimum = 0, maximum = 604800000)]
     pub increment_ms: u64,
 }

@@ -494,6 +494,27 @@ pub async fn clocks(a: SocketAddr, b: SocketAddr) -> (String, String) {
         assert_eq!(r.status, 422, "{}", r.text());
         assert!(r.text().contains("initial_ms"), "{}", r.text());
     }
+    // JSON does not tell 1500 from 1500.0; a negative time or a fraction is not a time.
+    for (body, status) in [
+        (
+            r#"{"pack": "cats_rabbits", "clock": {"initial_ms": 1500000.0}}"#,
+            201,
+        ),
+        (
+            r#"{"pack": "cats_rabbits", "clock": {"initial_ms": -5}}"#,
+            400,
+        ),
+        (
+            r#"{"pack": "cats_rabbits", "clock": {"initial_ms": 1.5}}"#,
+            400,
+        ),
+    ] {
+        let r = ca
+            .raw("POST", "/games", body.as_bytes().to_vec(), &[])
+            .await
+            .expect("POST");
+        assert_eq!(r.status, status, "{body}: {}", r.text());
+    }
     let r = create_timed(&mut ca, 60_000, 1_000).await;
     assert_eq!(r.status, 201, "{}", r.text());
     let g: CreatedGame = r.json().expect("a game");
