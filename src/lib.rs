@@ -5,8 +5,8 @@
 // `ply-lang`, `ply-search`) keep their own internals to themselves.
 
 pub use ply_kernel::{
-    Cell, CellName, CellSet, Core, Dir, DirSet, Game, Geometry, KindId, MAX_EXPR_DEPTH, MAX_HOPS,
-    MAX_MOVES, Move, MoveError, MoveErrorKind, MoveLimit, MoveList, NotationError,
+    Cell, CellName, CellSet, Core, Dir, DirSet, EndReason, Game, Geometry, KindId, MAX_EXPR_DEPTH,
+    MAX_HOPS, MAX_MOVES, Move, MoveError, MoveErrorKind, MoveLimit, MoveList, NotationError,
     NotationErrorKind, Outcome, PatternId, Piece, PlaceError, PlaceErrorKind, Player, Playout,
     Position, PositionError, PositionErrorKind, Reason, Rng, RuleId, Rules, Section, Status, Undo,
     move_text, parse_path,

@@ -255,8 +255,10 @@ const scenarios = {
     for (const p of Object.values(pages)) {
       await atVersion(p, st.version);
       await sameAsServer(p, g.id);
-      assert.match(await p.textContent('#status'), /Game over: A wins/);
+      // Why it ended: the tiger reached the den (the pack's rule `[end.den]`).
+      assert.equal(await p.textContent('#status'), 'Game over: A wins (den).');
     }
+    assert.deepEqual([st.end_reason, st.end_rule], ['rule', 'den']);
     return `${st.moves.length} moves`;
   },
 
@@ -302,6 +304,99 @@ const scenarios = {
       assert.deepEqual(st.moves, ['a7-a6', 'a3-a4', 'a6-a5']);
       assert.equal(await p.getAttribute('.cell[data-cell="g3"]', 'data-piece'), 'BR');
     }
+  },
+
+  async 'a draw offered, declined by a move, offered and refused; then a resignation, two pages'() {
+    const { body: g } = await api('POST', '/games', { pack: 'jungle' });
+    const pages = await openSeats(g.id, g.seats);
+    const { A, B } = pages;
+    assert.ok(await A.isVisible('#draw-offer') && await A.isVisible('#resign'));
+    assert.ok(await A.isHidden('#draw-accept') && await A.isHidden('#resign-confirm'));
+    // A offers; B sees the offer and may accept or decline; A may only withdraw it.
+    await A.click('#draw-offer');
+    await atVersion(B, 1);
+    assert.equal(await B.textContent('#draw-note'), 'A offers a draw.');
+    assert.ok(await B.isVisible('#draw-accept') && await B.isVisible('#draw-decline'));
+    assert.ok(await A.isHidden('#draw-accept'), 'one cannot accept one\'s own offer');
+    assert.equal(await A.textContent('#draw-decline'), 'Withdraw the offer');
+    // A moves, by dragging the rat (the targets show while it is carried): the offer stands.
+    await A.hover('.cell[data-cell="a7"]');
+    await A.mouse.down();
+    const to = await A.$eval('.cell[data-cell="a6"]', (b) => { const r = b.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+    await A.mouse.move(to.x, to.y - 20, { steps: 4 });
+    assert.deepEqual(await A.$$eval('.cell.target', (bs) => bs.map((b) => b.dataset.cell).sort()), ['a6', 'a8', 'b7']);
+    await A.mouse.move(to.x, to.y, { steps: 2 });
+    await A.mouse.up();
+    await atVersion(A, 2);
+    assert.deepEqual((await api('GET', `/games/${g.id}`)).body.moves, ['a7-a6'], 'dragged a7 to a6');
+    // B moves: declined.
+    await atVersion(B, 2);
+    assert.equal(await B.textContent('#draw-note'), 'A offers a draw.');
+    await play(B, ['a3', 'a4'], 2);
+    await atVersion(A, 3);
+    assert.equal(await A.textContent('#draw-note'), '');
+    assert.equal((await api('GET', `/games/${g.id}`)).body.draw_offer, null);
+    // Offered by B, declined by A with the button.
+    await B.click('#draw-offer');
+    await atVersion(A, 4);
+    await A.click('#draw-decline');
+    for (const p of [A, B]) { await atVersion(p, 5); assert.equal(await p.textContent('#draw-note'), ''); }
+    // Resigning takes a second click; the first can be taken back.
+    await B.click('#resign');
+    assert.ok(await B.isVisible('#resign-confirm'));
+    await B.click('#resign');
+    assert.ok(await B.isHidden('#resign-confirm'), 'Keep playing hides the confirmation');
+    assert.equal((await api('GET', `/games/${g.id}`)).body.version, 5, 'nothing was sent');
+    await B.click('#resign');
+    await B.click('#resign-confirm');
+    for (const p of [A, B]) {
+      await atVersion(p, 6);
+      await sameAsServer(p, g.id);
+      assert.equal(await p.textContent('#status'), 'Game over: A wins: B resigned.');
+      assert.equal(await p.evaluate(() => document.body.dataset.endReason), 'resignation');
+      for (const b of ['#draw-offer', '#draw-accept', '#resign', '#resign-confirm', '#undo-ask']) {
+        assert.ok(await p.isHidden(b), `${b} is hidden once the game is over`);
+      }
+    }
+    const st = (await api('GET', `/games/${g.id}`)).body;
+    assert.deepEqual([st.status, st.winner, st.end_reason], ['over', 'A', 'resignation']);
+    // The page of the game as it ended passes the audit too.
+    const found = await audit(A);
+    assert.deepEqual(found, [], `axe on the resigned game: ${JSON.stringify(found)}`);
+  },
+
+  async 'a game with clocks: chosen in the form, counting down in the page, a flag falls'() {
+    // The form's time control reaches the server.
+    const setupPage = await newPage();
+    await setupPage.goto(`${server.url}/`);
+    await setupPage.waitForSelector('#pack option', { state: 'attached' });
+    await setupPage.selectOption('#pack', 'cats_rabbits');
+    await setupPage.selectOption('#clock', '180000+2000');
+    await setupPage.click('#create');
+    await setupPage.waitForSelector('#you:text("You play RABBIT.")');
+    const id = new URL(setupPage.url()).searchParams.get('game');
+    const made = (await api('GET', `/games/${id}`)).body;
+    assert.deepEqual(made.clock.control, { initial_ms: 180000, increment_ms: 2000 });
+    assert.ok(await setupPage.isVisible('#clocks'));
+    assert.equal(await setupPage.getAttribute('.clock[data-player="CAT"]', 'class'), 'clock', 'CAT\'s clock stands');
+    assert.match(await setupPage.textContent('.clock[data-player="CAT"]'), /^CAT 3:00$/);
+    assert.ok(await setupPage.$eval('.clock[data-player="RABBIT"]', (li) => li.classList.contains('running')));
+    // The running clock counts down in the page.
+    const first = await setupPage.$eval('.clock[data-player="RABBIT"]', (li) => Number(li.dataset.ms));
+    await until(setupPage, (before) => Number(document.querySelector('.clock[data-player="RABBIT"]').dataset.ms) < before - 300, first);
+    // A game of 1.5 s each that nobody plays: RABBIT's flag falls, the server says so.
+    const { body: g } = await api('POST', '/games', { pack: 'cats_rabbits', clock: { initial_ms: 1500 } });
+    const pages = await openSeats(g.id, g.seats);
+    for (const p of Object.values(pages)) {
+      await until(p, () => document.body.dataset.endReason === 'time');
+      assert.equal(await p.textContent('#status'), 'Game over: CAT wins: RABBIT\'s time ran out.');
+      assert.equal(await p.textContent('.clock[data-player="RABBIT"] .time'), '0:00.0');
+      assert.ok(await p.isHidden('#resign'));
+    }
+    const st = (await api('GET', `/games/${g.id}`)).body;
+    assert.deepEqual([st.status, st.winner, st.end_reason], ['over', 'CAT', 'time']);
+    const found = await audit(pages.CAT);
+    assert.deepEqual(found, [], `axe on a game with clocks: ${JSON.stringify(found)}`);
   },
 
   async 'a phone-sized page is played with the keyboard alone'() {
@@ -355,7 +450,9 @@ const scenarios = {
     const wrong = await seat2.$$eval('.cell', (bs) => bs.map((b) => b.dataset.cell));
     await seat2.click(`.cell[data-cell="${wrong.find((c) => !legal.has(c))}"]`);
     await until(seat2, () => document.body.dataset.refusals === '1');
-    assert.match(await seat2.textContent('#message'), /^Refused: \S+ cannot be placed on /);
+    // In words a player reads: the pack's rule by its name, not a raw expression.
+    assert.match(await seat2.textContent('#message'),
+      /^Refused: \S+ cannot be placed on [a-g]\d: place rule `lowest-empty-cell` forbids placing there$/);
     assert.equal((await api('GET', `/games/${c4.id}`)).body.version, 1);
     // Amazons: a queen move, then the arrow's cell, three clicks.
     const { body: am } = await api('POST', '/games', { pack: 'amazons' });

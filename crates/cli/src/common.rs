@@ -173,6 +173,13 @@ pub fn read_move(rules: &Rules, text: &str) -> Result<(Vec<Cell>, Option<KindId>
     parse_move(rules, &compact).map_err(|e| format!("`{}` is not a move: {}", text.trim(), e.kind))
 }
 
+/// Why a game ended, as it follows its result on the screen: ` (den)`, the name of the end
+/// rule that decided it; empty while the game goes on. (Records keep the result alone.)
+pub fn why_text(game: &Game) -> String {
+    game.end_reason()
+        .map_or(String::new(), |r| format!(" ({})", r.name(game.rules())))
+}
+
 /// How a game stands, in words, if it is over or stuck: `A wins`, `draw`, or `no legal move
 /// for B` (the side to move has no move and no end rule decides).
 pub fn result_text(game: &Game) -> Option<String> {

@@ -15,7 +15,7 @@
 //! the user's own turn. The session ends with the result, at `quit`, or at the end of the
 //! input; `--record FILE` then writes the game record (see [`crate::record`]).
 
-use crate::common::{PackArgs, game_at, load_pack, read_move, result_text};
+use crate::common::{PackArgs, game_at, load_pack, read_move, result_text, why_text};
 use crate::engines::{choice_text, evaluation, parse_spec, search_error};
 use crate::output::{CliError, CmdResult, Context, plural};
 use crate::record::Record;
@@ -262,7 +262,7 @@ pub fn run(args: &PlayArgs, cx: &mut Context<'_>) -> CmdResult {
         }
     };
     match &end {
-        End::Result(r) => writeln!(cx.out, "Result: {r}")?,
+        End::Result(r) => writeln!(cx.out, "Result: {r}{}", why_text(&game))?,
         End::Quit => writeln!(cx.out, "Quit; the game is not finished.")?,
         End::InputClosed => writeln!(cx.out, "End of input; the game is not finished.")?,
     }

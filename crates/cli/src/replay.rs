@@ -13,7 +13,7 @@
 //! `--step` prints the board after every move instead, numbered, with the move's cells
 //! marked, and `--to N` stops after N moves (the rest of the record is not checked then).
 
-use crate::common::{SetArgs, load_pack, position_error, read_move, result_text};
+use crate::common::{SetArgs, load_pack, position_error, read_move, result_text, why_text};
 use crate::output::{CliError, CmdResult, Context, plural};
 use crate::record::{Header, KNOWN, Record};
 use clap::Args;
@@ -176,7 +176,7 @@ pub fn run(args: &ReplayArgs, cx: &mut Context<'_>) -> CmdResult {
     }
     writeln!(cx.out, "Position: {}", game.position().to_position_string())?;
     match result {
-        Some(r) => writeln!(cx.out, "Result: {r}")?,
+        Some(r) => writeln!(cx.out, "Result: {r}{}", why_text(&game))?,
         None => writeln!(cx.out, "Result: not finished")?,
     }
     if stop == total {

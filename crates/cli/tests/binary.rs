@@ -127,7 +127,10 @@ fn play_piped_to_a_win() {
     assert_eq!(code(&o), 1, "{}", text(&o.stderr));
     let (out, err) = (text(&o.stdout), text(&o.stderr));
     assert!(err.starts_with("error: RR cannot go b6-c7"), "{err}");
-    assert!(out.ends_with("Result: RABBIT wins\n"), "{out}");
+    assert!(
+        out.ends_with("Result: RABBIT wins (rabbit-home)\n"),
+        "{out}"
+    );
     // Without the refused line, success.
     let o = ply(
         &[

@@ -416,7 +416,10 @@ fn play_piped_to_a_win() {
     );
     assert!(!r.out.contains("error"), "{}", r.out);
     assert!(
-        r.out.trim_end().ends_with("Result: RABBIT wins"),
+        // Why: the end rule that decided it.
+        r.out
+            .trim_end()
+            .ends_with("Result: RABBIT wins (rabbit-home)"),
         "{}",
         r.out
     );
@@ -574,7 +577,12 @@ fn play_stops_at_a_stuck_position() {
         &["play", JUNGLE, "--position", "ARBL5/BT6/7/7/7/7/7/7/7 A"],
         "",
     );
-    assert!(r.out.ends_with("Result: B wins\n"), "{}", r.out);
+    assert!(r.out.ends_with("Result: B wins (no-moves)\n"), "{}", r.out);
+    assert!(
+        r.out.contains("Game over: B wins (no-moves)\n"),
+        "{}",
+        r.out
+    );
 }
 
 // ------------------------------------------------------------------------------------ replay
@@ -786,7 +794,7 @@ fn the_shipped_record_replays_to_its_result_from_anywhere() {
     assert!(r.out.contains("23. A plays d2-d1\n"), "{}", r.out);
     assert!(
         r.out
-            .ends_with("Result: A wins\n23 moves replayed from examples/jungle_game.txt\n")
+            .ends_with("Result: A wins (den)\n23 moves replayed from examples/jungle_game.txt\n")
     );
     // The header's `../rulesets/jungle.toml` is found from the record's directory, whatever
     // the current directory: here an absolute record path, as from another directory.
@@ -1217,4 +1225,78 @@ fn a_record_replays_from_another_directory_and_a_served_record_finds_its_pack() 
     std::fs::write(&served, "Pack: jungle.toml\n\na7-a6\n").unwrap();
     let r = ply(&["replay", served.to_str().unwrap()], "");
     assert_eq!(r.code, 0, "{}", r.err);
+}
+
+/// Every shipped pack's games, played at random, end by a named end rule of the pack (never
+/// a result the position cannot explain), as `ply play` says after `Game over:`: the end
+/// rule found again from the final position gives the very result the moves reached, and
+/// so does the same position read back from its string without its result.
+#[test]
+fn every_random_game_of_a_shipped_pack_ends_by_a_named_rule() {
+    use ply_kernel::{EndReason, Game, Rng, Section, Status};
+    let mut ended = 0;
+    let mut reasons = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(root().join("rulesets")).expect("rulesets") {
+        let path = entry.expect("entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+            continue;
+        }
+        let pack = ply_lang::load(&path, &[]).expect("a shipped pack loads");
+        let rules = pack.rules;
+        let mut rng = Rng::new(20261205);
+        for _ in 0..12 {
+            let mut game = Game::new(rules.clone());
+            for _ in 0..400 {
+                if !matches!(game.status(), Status::ToMove(_)) {
+                    break;
+                }
+                let Ok(Some(m)) = game.random_move(&mut rng) else {
+                    break;
+                };
+                game.play(m).expect("a legal move");
+            }
+            let Status::Over(outcome) = game.status() else {
+                assert_eq!(game.end_reason(), None, "{}", path.display());
+                continue;
+            };
+            ended += 1;
+            let reason = game.end_reason();
+            let Some(EndReason::Rule(rule)) = reason else {
+                panic!(
+                    "{}: {:?} ended with no rule to say why ({reason:?}): {}",
+                    path.display(),
+                    outcome,
+                    game.position().to_position_string()
+                );
+            };
+            assert_eq!(rule.section(), Section::End);
+            let name = rules.rule_name(rule);
+            assert!(!name.is_empty());
+            reasons.insert(format!("{}:{name}", rules.core().name()));
+            // The string keeps no history of positions: a repetition is not seen in it.
+            let text = game.position().to_position_string();
+            let bare: Vec<&str> = text
+                .split(' ')
+                .filter(|f| !f.starts_with("winner=") && *f != "draw")
+                .collect();
+            let bare = bare.join(" ");
+            let read = ply_kernel::Position::from_position_string(rules.clone(), &bare)
+                .expect("the position reads back");
+            if read.outcome().is_some() {
+                assert_eq!(read.outcome(), Some(outcome), "{} {bare}", path.display());
+                assert_eq!(read.end_reason(), reason, "{} {bare}", path.display());
+            } else {
+                assert!(name.contains("repetition"), "{name}: {bare}");
+            }
+            assert!(
+                game.position().render().contains(&format!("({name})")),
+                "{}",
+                game.position().render()
+            );
+        }
+    }
+    eprintln!("{ended} random games ended, by {reasons:?}");
+    assert!(ended >= 60, "only {ended} random games ended");
+    // Many rules, of many packs, were seen to decide.
+    assert!(reasons.len() >= 12, "{reasons:?}");
 }

@@ -988,6 +988,7 @@ async fn an_engine_plays_on_after_a_restart(db: &[&str]) {
                     player: "mcts:4s".into(),
                     seat: None,
                 }),
+                clock: None,
             },
         )
         .await

@@ -91,6 +91,11 @@ impl Game {
         self.position.outcome()
     }
 
+    /// Why the game is over, if it is ([`Position::end_reason`]).
+    pub fn end_reason(&self) -> Option<crate::EndReason> {
+        self.position.end_reason()
+    }
+
     /// Where the game stands: over, a side to move, or a side to move with no legal move
     /// while no rule ends the game ([`Status::Stuck`]).
     pub fn status(&self) -> Status {

@@ -110,4 +110,4 @@ pub use reason::{PatternId, Reason, RuleId, Section};
 pub use rng::Rng;
 pub use rules::{MAX_REPETITION_LOOKBACK, Rules};
 pub use spec::{RulesError, RulesSpec};
-pub use status::{Outcome, Status};
+pub use status::{EndReason, Outcome, Status};

@@ -81,11 +81,16 @@ impl Position {
             let _ = writeln!(out, "{end}{rank}");
         }
         header(&mut out);
+        let why = self
+            .end_reason()
+            .map_or(String::new(), |r| format!(" ({})", r.name(self.rules())));
         match self.outcome() {
             Some(Outcome::Win(p)) => {
-                let _ = writeln!(out, "Game over: {} wins", core.player_name(p));
+                let _ = writeln!(out, "Game over: {} wins{why}", core.player_name(p));
             }
-            Some(Outcome::Draw) => out.push_str("Game over: draw\n"),
+            Some(Outcome::Draw) => {
+                let _ = writeln!(out, "Game over: draw{why}");
+            }
             None => {
                 let _ = writeln!(out, "{} to move", core.player_name(self.side_to_move()));
             }

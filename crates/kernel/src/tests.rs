@@ -9,7 +9,7 @@ use crate::limits::MoveLimit;
 use crate::piece::{KindId, Piece, Player};
 use crate::reason::{PatternId, Reason, Section};
 use crate::spec::*;
-use crate::status::{Outcome, Status};
+use crate::status::{EndReason, Outcome, Status};
 use crate::{Game, Position, Rules};
 use proptest::prelude::*;
 use std::ops::ControlFlow;
@@ -574,6 +574,52 @@ fn a_loaded_position_ends_as_the_same_position_reached_by_play() {
     let read = Position::from_position_string(rules.clone(), bare).unwrap();
     assert_eq!(read.outcome(), Some(Outcome::Win(Player::FIRST)));
     assert_eq!(read.to_position_string(), written);
+}
+
+#[test]
+fn an_ended_game_says_which_end_rule_decided_it() {
+    let mut s = features();
+    // The rule of the last piece, then a "no legal move" rule (decided only when the move
+    // list is empty; written first, it would decide a game won by taking the last piece too).
+    s.end.push(EndSpec {
+        name: "last-piece".into(),
+        when: bin(
+            BinOp::Eq,
+            Expr::Count(boxed(var(Var::Opponent)), None),
+            int(0),
+        ),
+        result: EndResult::Winner(var(Var::Player)),
+    });
+    s.end.push(EndSpec {
+        name: "no-moves".into(),
+        when: Expr::NoMoves(boxed(var(Var::Opponent))),
+        result: EndResult::Winner(var(Var::Player)),
+    });
+    let rules = rules_of(s);
+    let named = |g: &Game| g.end_reason().map(|r| r.name(&rules).to_string());
+    // Decided by a move: A's stone takes B's last piece.
+    let mut game = Game::from_position_string(rules.clone(), "6/6/6/6/BS5/AT5 A").unwrap();
+    assert_eq!(game.end_reason(), None);
+    game.play_path(None, &path(&rules, "a1-a2")).unwrap();
+    assert_eq!(
+        game.end_reason(),
+        Some(EndReason::Rule(
+            rules.rule_by_name(Section::End, "last-piece").unwrap()
+        ))
+    );
+    assert_eq!(named(&game).as_deref(), Some("last-piece"));
+    assert!(
+        game.position()
+            .render()
+            .contains("Game over: A wins (last-piece)")
+    );
+    // Decided by the side to move having no move (the rule before it).
+    let boxed_in = Game::from_position_string(rules.clone(), "6/6/6/6/BT5/ASBT4 A").unwrap();
+    assert_eq!(boxed_in.outcome(), Some(Outcome::Win(Player::SECOND)));
+    assert_eq!(named(&boxed_in).as_deref(), Some("no-moves"));
+    // Undone, the game goes on and has no reason to have ended.
+    game.undo();
+    assert_eq!(game.end_reason(), None);
 }
 
 #[test]

@@ -123,6 +123,7 @@ async fn pair(addr: SocketAddr, pack: String, seed: u64, deadline: Instant) -> O
                     pack: pack.clone(),
                     options: Default::default(),
                     engine: None,
+                    clock: None,
                 },
             )
             .await

@@ -194,6 +194,35 @@ fn version<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     d.deserialize_any(Visit)
 }
 
+/// Reads a time in milliseconds: an integer from 0 to [`MAX_SAFE_INTEGER`], written `1500`
+/// or `1500.0` (the same JSON number); a time control's bounds are checked with the game.
+fn millis<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    struct Visit;
+    impl serde::de::Visitor<'_> for Visit {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a time in milliseconds: an integer from 0")
+        }
+        fn visit_u64<E: serde::de::Error>(self, u: u64) -> Result<u64, E> {
+            if u > MAX_SAFE_INTEGER {
+                return Err(E::custom(format!(
+                    "a time is at most {MAX_SAFE_INTEGER} ms, not {u}"
+                )));
+            }
+            Ok(u)
+        }
+        fn visit_i64<E: serde::de::Error>(self, i: i64) -> Result<u64, E> {
+            u64::try_from(i)
+                .map_err(|_| E::custom(format!("a time is from 0 ms, not {i}")))
+                .and_then(|u| self.visit_u64(u))
+        }
+        fn visit_f64<E: serde::de::Error>(self, f: f64) -> Result<u64, E> {
+            whole_f64(f, 0.0, MAX_SAFE_INTEGER as f64).map(|v| v as u64)
+        }
+    }
+    d.deserialize_any(Visit)
+}
+
 /// `POST /playground/check`: a pack as text, as pasted in the playground (no engine: a check
 /// starts no game).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -219,6 +248,41 @@ pub struct CreateGame {
     /// An engine for the server to play one seat with; without it, both seats are people's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<EngineSeat>,
+    /// Clocks: each player's time for the game; without it, the game is untimed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<TimeControl>,
+}
+
+/// The longest time control's time a player may have: a week.
+pub const MAX_CLOCK_MS: u64 = 7 * 24 * 3600 * 1000;
+
+/// A time control: the time each player has for the whole game, and what each of its moves
+/// adds (Fischer increment). The clock of the side to move runs from the game's creation,
+/// and from each change of turn; a player whose time runs out loses (`end_reason`: `time`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControl {
+    /// Each player's time at the start, in milliseconds: 1 to [`MAX_CLOCK_MS`] (a week).
+    #[serde(deserialize_with = "millis")]
+    #[schema(minimum = 1, maximum = 604800000)]
+    pub initial_ms: u64,
+    /// The time a move adds to its player's clock, in milliseconds: 0 to
+    /// [`MAX_CLOCK_MS`].
+    #[serde(default, deserialize_with = "millis")]
+    #[schema(minimum = 0, maximum = 604800000)]
+    pub increment_ms: u64,
+}
+
+/// The clocks of a game, as a state shows them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Clocks {
+    /// The time control.
+    pub control: TimeControl,
+    /// Each player's time left, in milliseconds, in the order of `players`, when the state
+    /// was made: the running clock's time goes on going down from there.
+    pub remaining_ms: Vec<u64>,
+    /// The player whose clock runs (the side to move); `null` once the game is over.
+    pub running: Option<String>,
 }
 
 /// An engine the server plays a seat with. It is stored with the game: a server started again
@@ -331,8 +395,9 @@ impl<'de> Deserialize<'de> for Seats {
 pub struct GameState {
     /// The game's id.
     pub id: String,
-    /// Grows by one with every change of the stored game (a move, an undo asked, agreed or
-    /// refused) and is never reused: a move must name the version it was made on.
+    /// Grows by one with every change of the stored game (a move, an undo or a draw asked,
+    /// agreed or refused, a resignation, a flag's fall) and is never reused: a move must name
+    /// the version it was made on.
     pub version: u64,
     /// The pack the game is played by, as it was when the game started.
     pub pack: PackRef,
@@ -349,6 +414,20 @@ pub struct GameState {
     pub status: GameStatus,
     /// The winner, once the game is won.
     pub winner: Option<String>,
+    /// Why the game is over; `null` while it goes on.
+    #[serde(default)]
+    pub end_reason: Option<EndReason>,
+    /// The name of the pack's end rule that decided the game (`den`, `checkmate`,
+    /// `four-in-a-row`), when `end_reason` is `rule`.
+    #[serde(default)]
+    pub end_rule: Option<String>,
+    /// The player who offers a draw, while the offer stands (the other player may accept it;
+    /// a move of the other player declines it).
+    #[serde(default)]
+    pub draw_offer: Option<String>,
+    /// The clocks, for a game with a time control; `null` for an untimed game.
+    #[serde(default)]
+    pub clock: Option<Clocks>,
     /// The legal moves of the side to move, in notation (`a7-a6`, `c3xc5`): the first
     /// [`MAX_INLINE_LEGAL`] of them; when there are more (`legal_count`), every one is listed,
     /// a page at a time, by `GET /games/{id}/legal`.
@@ -452,6 +531,22 @@ pub struct PackRef {
     pub sha256: String,
 }
 
+/// Why a game is over.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EndReason {
+    /// An end rule of the pack held after a move (`end_rule` names it).
+    Rule,
+    /// A player resigned: the other wins.
+    Resignation,
+    /// A draw was offered and accepted.
+    Agreement,
+    /// A player's time ran out: the other wins.
+    Time,
+    /// The result came with the position, and no end rule gives it.
+    Given,
+}
+
 /// Where a game stands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -540,6 +635,47 @@ pub enum UndoAction {
     /// Agree to the other player's request: the last move is taken back.
     Accept,
     /// Refuse the other player's request, or withdraw one's own.
+    Decline,
+}
+
+/// `POST /games/{id}/resign`, or a WebSocket message: a seat resigns, and the other player
+/// wins.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResignRequest {
+    /// The seat's token.
+    pub token: String,
+    /// The version the request was made on.
+    #[serde(deserialize_with = "version")]
+    #[schema(maximum = 9007199254740991_u64)]
+    pub version: u64,
+    /// `true`: the seat resigns (on a WebSocket, this key tells the request apart).
+    pub resign: bool,
+}
+
+/// `POST /games/{id}/draw`, or a WebSocket message: a draw by agreement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DrawRequest {
+    /// The seat's token.
+    pub token: String,
+    /// The version the request was made on.
+    #[serde(deserialize_with = "version")]
+    #[schema(maximum = 9007199254740991_u64)]
+    pub version: u64,
+    /// What the seat does.
+    pub draw: DrawAction,
+}
+
+/// What a seat does about a draw.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offer the other player a draw.
+    Offer,
+    /// Accept the other player's offer: the game is drawn.
+    Accept,
+    /// Decline the other player's offer, or withdraw one's own.
     Decline,
 }
 

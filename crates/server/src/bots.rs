@@ -126,6 +126,10 @@ pub(crate) fn spawn(
                 let _ = h.engine_declines(&id, seat, state.version).await;
                 continue;
             }
+            if state.draw_offer.as_deref().is_some_and(|by| by != me) {
+                let _ = h.engine_declines_draw(&id, seat, state.version).await;
+                continue;
+            }
             if state.to_move.as_deref() == Some(me.as_str()) {
                 let Ok((version, pos)) = h.position(&id).await else {
                     return;

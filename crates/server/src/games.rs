@@ -7,10 +7,11 @@
 //! judging the same version concurrently store one event; the other request is answered 409.
 
 use crate::api::{
-    Board, Conflict, CreateGame, CreatedGame, EngineSeat, ErrorBody, GameState, GameStatus, Layout,
-    LayoutCell, LayoutPiece, LayoutPlayer, LayoutZone, MAX_INLINE_LEGAL, MAX_LEGAL_PAGE,
-    MoveRequest, MoveText, OptionJson, OptionType, PackInfo, PackList, PackOption, PackRef,
-    PastedPack, ServerMessage, UndoAction, UndoOffer, UndoRequest,
+    Board, Clocks, Conflict, CreateGame, CreatedGame, DrawAction, DrawRequest, EndReason,
+    EngineSeat, ErrorBody, GameState, GameStatus, Layout, LayoutCell, LayoutPiece, LayoutPlayer,
+    LayoutZone, MAX_CLOCK_MS, MAX_INLINE_LEGAL, MAX_LEGAL_PAGE, MoveRequest, MoveText, OptionJson,
+    OptionType, PackInfo, PackList, PackOption, PackRef, PastedPack, ResignRequest, ServerMessage,
+    TimeControl, UndoAction, UndoOffer, UndoRequest,
 };
 use crate::store::{Appended, Event, EventKind, NewGame, Store, StoreError};
 use ply_kernel::spec::ZoneCells;
@@ -116,8 +117,37 @@ struct LiveState {
     version: u64,
     events: Vec<Event>,
     undo_ask: Option<Player>,
+    /// The player who offers a draw, while the offer stands.
+    draw_offer: Option<Player>,
+    /// How the players ended the game, when they did (not its rules).
+    settled: Option<Settled>,
+    /// The time control, for a game with clocks.
+    clock: Option<TimeControl>,
+    /// Each player's time left (milliseconds) when its clock last stopped.
+    left_ms: [i64; 2],
+    /// When the clock of the side to move started (milliseconds since the Unix epoch).
+    turn_from_ms: i64,
     /// When the game was created or last changed, in milliseconds since the Unix epoch.
     touched_ms: i64,
+}
+
+/// A game ended by its players rather than by its rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Settled {
+    /// This player resigned.
+    Resigned(Player),
+    /// A draw was offered and accepted.
+    Drawn,
+    /// This player's time ran out.
+    Flagged(Player),
+}
+
+/// What a new game has besides its pack.
+struct Extras<'a> {
+    /// An engine on one seat.
+    engine: Option<&'a EngineSeat>,
+    /// A time control.
+    clock: Option<TimeControl>,
 }
 
 /// The games of one server process and where they are stored.
@@ -227,6 +257,14 @@ impl LiveState {
         }
         let seat = Player::new(usize::from(e.seat))
             .ok_or_else(|| StoreError::Corrupt(format!("seat {}", e.seat)))?;
+        // The clock of the side to move stops: for a move, an undo taken back or an end.
+        let turn_ends = matches!(
+            e.kind,
+            EventKind::Move(_) | EventKind::UndoAccept | EventKind::Resign | EventKind::DrawAccept
+        );
+        if turn_ends {
+            self.stop_clock(e.at_ms);
+        }
         match &e.kind {
             EventKind::Move(text) => {
                 let (path, choice) = parse_move(&self.rules, text)
@@ -235,6 +273,14 @@ impl LiveState {
                     .play_path_choosing(Some(seat), &path, choice)
                     .map_err(|err| StoreError::Corrupt(format!("stored move {text}: {err}")))?;
                 self.undo_ask = None;
+                // A move of the player offered a draw declines it.
+                if self.draw_offer.is_some_and(|p| p != seat) {
+                    self.draw_offer = None;
+                }
+                if let Some(c) = self.clock {
+                    let left = &mut self.left_ms[seat.index()];
+                    *left = left.saturating_add(c.increment_ms as i64);
+                }
             }
             EventKind::UndoAsk => self.undo_ask = Some(seat),
             EventKind::UndoAccept => {
@@ -242,6 +288,24 @@ impl LiveState {
                 self.undo_ask = None;
             }
             EventKind::UndoDecline => self.undo_ask = None,
+            EventKind::Resign => {
+                self.settled = Some(Settled::Resigned(seat));
+                self.undo_ask = None;
+                self.draw_offer = None;
+            }
+            EventKind::DrawOffer => self.draw_offer = Some(seat),
+            EventKind::DrawAccept => {
+                self.settled = Some(Settled::Drawn);
+                self.undo_ask = None;
+                self.draw_offer = None;
+            }
+            EventKind::DrawDecline => self.draw_offer = None,
+            EventKind::Time => {
+                self.settled = Some(Settled::Flagged(seat));
+                self.left_ms[seat.index()] = 0;
+                self.undo_ask = None;
+                self.draw_offer = None;
+            }
         }
         self.version = e.version;
         self.touched_ms = self.touched_ms.max(e.at_ms);
@@ -277,13 +341,88 @@ impl LiveState {
         }
     }
 
+    /// Stops the clock of the side to move at `at_ms`, charging it the time since it started,
+    /// and starts the next turn's from then.
+    fn stop_clock(&mut self, at_ms: i64) {
+        if self.clock.is_some()
+            && let Status::ToMove(p) = self.status()
+        {
+            let left = &mut self.left_ms[p.index()];
+            *left = left.saturating_sub(at_ms.saturating_sub(self.turn_from_ms));
+        }
+        self.turn_from_ms = at_ms;
+    }
+
+    /// For a game with clocks whose side to move's clock runs: that player, and when its time
+    /// runs out (milliseconds since the Unix epoch).
+    fn flag_due(&self) -> Option<(Player, i64)> {
+        self.clock?;
+        match self.status() {
+            Status::ToMove(p) => {
+                Some((p, self.turn_from_ms.saturating_add(self.left_ms[p.index()])))
+            }
+            _ => None,
+        }
+    }
+
+    /// The clocks as of now, for a game with a time control.
+    fn clocks(&self) -> Option<Clocks> {
+        let control = self.clock?;
+        let now = crate::store::now_ms();
+        let running = self.flag_due().map(|(p, _)| p);
+        let remaining_ms = Player::ALL
+            .into_iter()
+            .map(|p| {
+                let mut left = self.left_ms[p.index()];
+                if running == Some(p) {
+                    left = left.saturating_sub(now.saturating_sub(self.turn_from_ms));
+                }
+                left.max(0) as u64
+            })
+            .collect();
+        Some(Clocks {
+            control,
+            remaining_ms,
+            running: running.map(|p| self.rules.core().player_name(p).to_string()),
+        })
+    }
+
+    /// Where the game stands: as its rules say, unless the players ended it.
+    fn status(&self) -> Status {
+        match self.settled {
+            Some(Settled::Flagged(p)) => Status::Over(Outcome::Win(p.other())),
+            Some(Settled::Resigned(p)) => Status::Over(Outcome::Win(p.other())),
+            Some(Settled::Drawn) => Status::Over(Outcome::Draw),
+            None => self.game.status(),
+        }
+    }
+
+    /// Why the game is over, and the end rule that decided it when one did; `(None, None)`
+    /// while it goes on.
+    fn end_reason(&self) -> (Option<EndReason>, Option<String>) {
+        match self.settled {
+            Some(Settled::Resigned(_)) => (Some(EndReason::Resignation), None),
+            Some(Settled::Drawn) => (Some(EndReason::Agreement), None),
+            Some(Settled::Flagged(_)) => (Some(EndReason::Time), None),
+            None => match self.game.end_reason() {
+                Some(ply_kernel::EndReason::Rule(rule)) => (
+                    Some(EndReason::Rule),
+                    Some(self.rules.rule_name(rule).to_string()),
+                ),
+                Some(_) => (Some(EndReason::Given), None),
+                None => (None, None),
+            },
+        }
+    }
+
     fn view(&self) -> GameState {
         let rules = &self.rules;
         let core = rules.core();
         let g = rules.geometry();
         let pos = self.game.position();
         let cells = board_of(rules, pos).cells;
-        let status = self.game.status();
+        let status = self.status();
+        let (end_reason, end_rule) = self.end_reason();
         let (to_move, status_word, winner) = match status {
             Status::ToMove(p) => (Some(p), GameStatus::Playing, None),
             Status::Stuck(p) => (Some(p), GameStatus::Stuck, None),
@@ -318,6 +457,13 @@ impl LiveState {
             to_move: to_move.map(name),
             status: status_word,
             winner: winner.map(name),
+            end_reason,
+            end_rule,
+            draw_offer: self
+                .draw_offer
+                .filter(|_| !matches!(status, Status::Over(_)))
+                .map(name),
+            clock: self.clocks(),
             legal_moves,
             legal_paths,
             legal_count,
@@ -342,7 +488,7 @@ impl LiveState {
     /// How many legal moves the side to move has, and those from `offset` on, at most
     /// `limit`, in notation and as paths (only those are written out).
     fn legal(&self, offset: usize, limit: usize) -> (usize, Vec<String>, Vec<Vec<String>>) {
-        if !matches!(self.game.status(), Status::ToMove(_)) {
+        if !matches!(self.status(), Status::ToMove(_)) {
             return (0, Vec::new(), Vec::new());
         }
         let Ok(list) = self.game.legal_moves() else {
@@ -380,6 +526,11 @@ impl LiveState {
             version: 0,
             events: Vec::new(),
             undo_ask: None,
+            draw_offer: None,
+            settled: None,
+            clock: self.clock,
+            left_ms: self.clock.map_or([0; 2], |c| [c.initial_ms as i64; 2]),
+            turn_from_ms: self.meta.created_ms,
             touched_ms: self.meta.created_ms,
         };
         for e in self.events.iter().take_while(|e| e.version <= version) {
@@ -422,6 +573,8 @@ pub(crate) enum Who<'a> {
 enum Action<'a> {
     Move(&'a MoveText),
     Undo(UndoAction),
+    Resign,
+    Draw(DrawAction),
 }
 
 impl Hub {
@@ -770,7 +923,10 @@ impl Hub {
             resolved,
             sha,
             rules,
-            req.engine.as_ref(),
+            Extras {
+                engine: req.engine.as_ref(),
+                clock: req.clock,
+            },
         )
         .await
     }
@@ -800,7 +956,10 @@ impl Hub {
             resolved,
             sha,
             rules,
-            req.engine.as_ref(),
+            Extras {
+                engine: req.engine.as_ref(),
+                clock: None,
+            },
         )
         .await
     }
@@ -814,8 +973,20 @@ impl Hub {
         resolved: String,
         sha: String,
         rules: Arc<Rules>,
-        engine: Option<&EngineSeat>,
+        Extras { engine, clock }: Extras<'_>,
     ) -> Result<CreatedGame, Refusal> {
+        if let Some(c) = clock
+            && (c.initial_ms == 0 || c.initial_ms > MAX_CLOCK_MS || c.increment_ms > MAX_CLOCK_MS)
+        {
+            return Err(Refusal::new(
+                422,
+                format!(
+                    "a time control's initial_ms is 1 to {MAX_CLOCK_MS} and its increment_ms 0 \
+                     to {MAX_CLOCK_MS} (a week), not {} and {}",
+                    c.initial_ms, c.increment_ms
+                ),
+            ));
+        }
         let bot = engine
             .map(|e| crate::bots::read_seat(e, &rules))
             .transpose()?;
@@ -841,6 +1012,7 @@ impl Hub {
             ],
             created_ms: crate::store::now_ms(),
             engine: stored_engine,
+            clock: clock.and_then(|c| serde_json::to_string(&c).ok()),
         };
         self.store.create(&meta).await?;
         // Loading it starts its engine, if it has one.
@@ -905,18 +1077,31 @@ impl Hub {
             };
             out.push_str(&format!("Set: {name}={v}\n"));
         }
-        match st.game.status() {
-            Status::Over(Outcome::Win(p)) => {
+        // A result the players decided is no result of the moves: a replay of the record
+        // would not reach it. It is written as a comment.
+        match (st.settled, st.status()) {
+            (Some(Settled::Resigned(p)), _) => out.push_str(&format!(
+                "# {} resigned: {} wins\n",
+                core.player_name(p),
+                core.player_name(p.other())
+            )),
+            (Some(Settled::Drawn), _) => out.push_str("# Drawn by agreement\n"),
+            (Some(Settled::Flagged(p)), _) => out.push_str(&format!(
+                "# {} ran out of time: {} wins\n",
+                core.player_name(p),
+                core.player_name(p.other())
+            )),
+            (None, Status::Over(Outcome::Win(p))) => {
                 out.push_str(&format!("Result: {} wins\n", core.player_name(p)));
             }
-            Status::Over(Outcome::Draw) => out.push_str("Result: draw\n"),
-            Status::Stuck(p) => {
+            (None, Status::Over(Outcome::Draw)) => out.push_str("Result: draw\n"),
+            (None, Status::Stuck(p)) => {
                 out.push_str(&format!(
                     "Result: no legal move for {}\n",
                     core.player_name(p)
                 ));
             }
-            Status::ToMove(_) => {}
+            (None, Status::ToMove(_)) => {}
         }
         out.push('\n');
         let moves: Vec<String> = st
@@ -1019,8 +1204,18 @@ impl Hub {
             tracing::error!("game {id}: its stored options are damaged: {e}");
             Refusal::new(500, "the game's stored options are damaged")
         })?;
+        let clock = match meta.clock.as_deref() {
+            None => None,
+            Some(text) => Some(serde_json::from_str::<TimeControl>(text).map_err(|e| {
+                tracing::error!("game {id}: its stored time control is damaged: {e}");
+                Refusal::new(500, "the game's stored time control is damaged")
+            })?),
+        };
         let state = LiveState {
             touched_ms: meta.created_ms,
+            turn_from_ms: meta.created_ms,
+            left_ms: clock.map_or([0; 2], |c| [c.initial_ms as i64; 2]),
+            clock,
             meta,
             options,
             game: Game::new(rules.clone()),
@@ -1028,6 +1223,8 @@ impl Hub {
             version: 0,
             events: Vec::new(),
             undo_ask: None,
+            draw_offer: None,
+            settled: None,
         };
         let live = Arc::new(Live {
             state: tokio::sync::Mutex::new(state),
@@ -1045,6 +1242,9 @@ impl Hub {
                 std::collections::hash_map::Entry::Vacant(v) => (v.insert(live).clone(), true),
             }
         };
+        if fresh && clock.is_some() {
+            self.watch_clock(id, live.clone());
+        }
         if fresh && let Some(engine) = engine {
             self.play_engine(&live, &engine).await;
         }
@@ -1196,6 +1396,53 @@ impl Hub {
         .await
     }
 
+    /// `POST /games/{id}/resign`.
+    pub async fn resign(&self, id: &str, req: &ResignRequest) -> Result<GameState, Refusal> {
+        if !req.resign {
+            return Err(Refusal::new(
+                422,
+                "`resign` must be true: a seat that does not resign sends nothing",
+            ));
+        }
+        self.act(
+            id,
+            Who::Token(&req.token),
+            req.version,
+            None,
+            Action::Resign,
+        )
+        .await
+    }
+
+    /// `POST /games/{id}/draw`.
+    pub async fn draw(&self, id: &str, req: &DrawRequest) -> Result<GameState, Refusal> {
+        self.act(
+            id,
+            Who::Token(&req.token),
+            req.version,
+            None,
+            Action::Draw(req.draw),
+        )
+        .await
+    }
+
+    /// The game's engine declines a draw offer.
+    pub(crate) async fn engine_declines_draw(
+        &self,
+        id: &str,
+        seat: Player,
+        version: u64,
+    ) -> Result<GameState, Refusal> {
+        self.act(
+            id,
+            Who::Engine(seat),
+            version,
+            None,
+            Action::Draw(DrawAction::Decline),
+        )
+        .await
+    }
+
     /// A move by the game's engine, on its seat.
     pub(crate) async fn engine_move(
         &self,
@@ -1223,6 +1470,90 @@ impl Hub {
             Action::Undo(UndoAction::Decline),
         )
         .await
+    }
+
+    /// Stores the fall of the flag of the side to move if its time is out (unless another
+    /// process stored it first): the player whose time ran out, if it did.
+    async fn flag_if_due(
+        &self,
+        live: &Live,
+        st: &mut LiveState,
+    ) -> Result<Option<Player>, Refusal> {
+        let Some((p, deadline)) = st.flag_due() else {
+            return Ok(None);
+        };
+        let now = crate::store::now_ms();
+        if now < deadline {
+            return Ok(None);
+        }
+        let event = Event {
+            version: st.version + 1,
+            seat: p.index() as u8,
+            kind: EventKind::Time,
+            idempotency_key: None,
+            at_ms: now,
+        };
+        match self.store.append(&st.meta.id, &event).await? {
+            Appended::Stored => {
+                st.apply(&event)?;
+                st.push(live);
+            }
+            Appended::Conflict => self.refresh(live, st).await?,
+        }
+        Ok(match st.settled {
+            Some(Settled::Flagged(q)) => Some(q),
+            _ => None,
+        })
+    }
+
+    /// Keeps the clocks of a game in memory: when the time of the side to move runs out, its
+    /// flag falls (stored as an event, so every process and every watcher sees it) without
+    /// waiting for a request. Ends with the game, or when the game leaves memory.
+    fn watch_clock(&self, id: &str, live: Arc<Live>) {
+        let hub = self.me.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            let mut pushes = live.pushes.subscribe();
+            loop {
+                let Some(h) = hub.upgrade() else { return };
+                let current = h
+                    .live
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&id)
+                    .is_some_and(|l| Arc::ptr_eq(l, &live));
+                if !current {
+                    return;
+                }
+                let deadline = {
+                    let mut st = live.state.lock().await;
+                    let _ = h.refresh(&live, &mut st).await;
+                    if let Err(e) = h.flag_if_due(&live, &mut st).await {
+                        tracing::warn!("game {id}: the fall of a flag is not stored: {}", e.status);
+                    }
+                    match st.flag_due() {
+                        None => return,
+                        Some((_, d)) => d,
+                    }
+                };
+                drop(h);
+                let now = crate::store::now_ms();
+                // Past the deadline, storing failed: look again in a moment.
+                let wait = if deadline <= now {
+                    500
+                } else {
+                    deadline - now + 1
+                };
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_millis(wait as u64)) => {}
+                    r = pushes.recv() => {
+                        if let Err(broadcast::error::RecvError::Closed) = r {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
     }
 
     async fn act(
@@ -1256,6 +1587,17 @@ impl Hub {
             && let Some(answer) = replayed(&st, seat, version, k, &action)
         {
             return answer;
+        }
+        if let Some(p) = self.flag_if_due(&live, &mut st).await? {
+            let core = st.rules.core();
+            return Err(Refusal::new(
+                422,
+                format!(
+                    "the game is over: {}'s time ran out; {} has won",
+                    core.player_name(p),
+                    core.player_name(p.other())
+                ),
+            ));
         }
         if version != st.version {
             return Err(Refusal::conflict(
@@ -1318,6 +1660,11 @@ fn replayed(
         EventKind::UndoAsk => "asking to take back a move".to_string(),
         EventKind::UndoAccept => "accepting to take back a move".to_string(),
         EventKind::UndoDecline => "declining to take back a move".to_string(),
+        EventKind::Resign => "resigning".to_string(),
+        EventKind::DrawOffer => "offering a draw".to_string(),
+        EventKind::DrawAccept => "accepting a draw".to_string(),
+        EventKind::DrawDecline => "declining a draw".to_string(),
+        EventKind::Time => "the fall of a flag".to_string(),
     };
     let why = if e.seat as usize != seat.index() {
         format!("it was used by the other seat, for {stored}")
@@ -1371,9 +1718,14 @@ fn judge(st: &LiveState, seat: Player, action: &Action<'_>) -> Result<EventKind,
             },
         )
     };
+    let status = st.status();
+    let over_now = |s: Status| match s {
+        Status::Over(o) => over(o),
+        _ => Refusal::new(422, "the game is over"),
+    };
     match action {
         Action::Move(mv) => {
-            match st.game.status() {
+            match status {
                 Status::Over(o) => return Err(over(o)),
                 Status::Stuck(p) => {
                     return Err(Refusal::new(
@@ -1407,7 +1759,7 @@ fn judge(st: &LiveState, seat: Player, action: &Action<'_>) -> Result<EventKind,
             Ok(EventKind::Move(move_text(&st.rules, &m)))
         }
         Action::Undo(UndoAction::Ask) => {
-            if let Status::Over(o) = st.game.status() {
+            if let Status::Over(o) = status {
                 return Err(over(o));
             }
             if st.game.last_move().is_none() {
@@ -1432,6 +1784,33 @@ fn judge(st: &LiveState, seat: Player, action: &Action<'_>) -> Result<EventKind,
         Action::Undo(UndoAction::Decline) => match st.undo_ask {
             None => Err(Refusal::new(422, "nobody has asked to take back a move")),
             Some(_) => Ok(EventKind::UndoDecline),
+        },
+        Action::Resign => match status {
+            Status::Over(o) => Err(over(o)),
+            _ => Ok(EventKind::Resign),
+        },
+        Action::Draw(DrawAction::Offer) => match (status, st.draw_offer) {
+            (Status::Over(o), _) => Err(over(o)),
+            (_, Some(p)) if p == seat => Err(Refusal::new(
+                422,
+                format!("{} offers a draw already", core.player_name(p)),
+            )),
+            // Both want a draw: the second offer accepts the first.
+            (_, Some(_)) => Ok(EventKind::DrawAccept),
+            (_, None) => Ok(EventKind::DrawOffer),
+        },
+        Action::Draw(DrawAction::Accept) => match st.draw_offer {
+            _ if matches!(status, Status::Over(_)) => Err(over_now(status)),
+            None => Err(Refusal::new(422, "nobody offers a draw")),
+            Some(p) if p == seat => Err(Refusal::new(
+                403,
+                "the other player must accept: one cannot accept one's own offer",
+            )),
+            Some(_) => Ok(EventKind::DrawAccept),
+        },
+        Action::Draw(DrawAction::Decline) => match st.draw_offer {
+            None => Err(Refusal::new(422, "nobody offers a draw")),
+            Some(_) => Ok(EventKind::DrawDecline),
         },
     }
 }

@@ -1,9 +1,9 @@
 //! The HTTP and WebSocket routes, and the listener that bounds the number of connections.
 
 use crate::api::{
-    Conflict, CreateGame, CreatedGame, ErrorBody, GameState, History, Layout, LegalPage,
-    LegalQuery, MoveRequest, PackCheck, PackList, PackText, PackToCheck, PastedPack, SeatAnswer,
-    SeatRequest, ServerInfo, ServerMessage, UndoRequest,
+    Conflict, CreateGame, CreatedGame, DrawRequest, ErrorBody, GameState, History, Layout,
+    LegalPage, LegalQuery, MoveRequest, PackCheck, PackList, PackText, PackToCheck, PastedPack,
+    ResignRequest, SeatAnswer, SeatRequest, ServerInfo, ServerMessage, UndoRequest,
 };
 use crate::games::{Hub, Refusal};
 use crate::limits::limited;
@@ -134,6 +134,8 @@ pub fn router(hub: Arc<Hub>, bounds: Bounds, playground: Settings) -> Router {
         .route("/games/{id}", get(state))
         .route("/games/{id}/moves", post(play))
         .route("/games/{id}/undo", post(undo))
+        .route("/games/{id}/resign", post(resign))
+        .route("/games/{id}/draw", post(draw))
         .route("/games/{id}/ws", get(ws))
         .route("/games/{id}/legal", get(legal))
         .fallback(|| async { refusal(Refusal::new(404, "no such route (GET /openapi.json)")) })
@@ -535,6 +537,52 @@ async fn undo(
     answer(200, app.hub.undo(&id, &req).await)
 }
 
+#[utoipa::path(post, path = "/games/{id}/resign", tag = "games",
+    summary = "The seat resigns: the other player wins (`end_reason`: `resignation`).",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    request_body(content = ResignRequest, example = json!({"token": "00112233445566778899aabbccddeeff", "version": 1, "resign": true})),
+    responses((status = 200, description = "Done: the new state, over.", body = GameState),
+        (status = 403, description = "The token holds no seat of this game.", body = ErrorBody),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 409, description = "The game is not at that version.", body = Conflict),
+        (status = 410, description = "The game expired.", body = ErrorBody),
+        (status = 422, description = "The game is over already, or `resign` is not true.", body = ErrorBody)))]
+async fn resign(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: ResignRequest = match body(&headers, raw) {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    answer(200, app.hub.resign(&id, &req).await)
+}
+
+#[utoipa::path(post, path = "/games/{id}/draw", tag = "games",
+    summary = "A draw by agreement: offer, accept or decline (an offer to a player who offers one already accepts it; a move of the player offered declines it).",
+    params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
+    request_body(content = DrawRequest, example = json!({"token": "00112233445566778899aabbccddeeff", "version": 1, "draw": "offer"})),
+    responses((status = 200, description = "Done: the new state (drawn, `end_reason`: `agreement`, once accepted).", body = GameState),
+        (status = 403, description = "The token holds no seat of this game, or the seat accepts its own offer.", body = ErrorBody),
+        (status = 404, description = "No game of that id.", body = ErrorBody),
+        (status = 409, description = "The game is not at that version.", body = Conflict),
+        (status = 410, description = "The game expired.", body = ErrorBody),
+        (status = 422, description = "Nothing to offer, accept or decline now (the game is over, or no offer stands).", body = ErrorBody)))]
+async fn draw(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: DrawRequest = match body(&headers, raw) {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    answer(200, app.hub.draw(&id, &req).await)
+}
+
 /// The permit an HTTP connection holds (see [`serve_connections`]), for the WebSocket it may
 /// become to take over.
 #[derive(Clone)]
@@ -547,7 +595,7 @@ impl ConnectionPermit {
 }
 
 #[utoipa::path(get, path = "/games/{id}/ws", tag = "games",
-    summary = "A WebSocket on the game: the server sends `ServerMessage`s (the state on connecting and after every change); the client may send `MoveRequest`s and `UndoRequest`s as text, each answered with an `answer` message.",
+    summary = "A WebSocket on the game: the server sends `ServerMessage`s (the state on connecting and after every change); the client may send `MoveRequest`s, `UndoRequest`s, `ResignRequest`s and `DrawRequest`s as text, each answered with an `answer` message.",
     params(("id" = String, Path, description = "The game's id (16 hex digits as this server makes them).")),
     responses((status = 101, description = "Switched to the WebSocket protocol."),
         (status = 400, description = "Not a WebSocket handshake.", body = ErrorBody),
@@ -626,6 +674,14 @@ async fn ws_request(hub: &Hub, id: &str, text: &str) -> (u16, serde_json::Value)
         Ok(v) if v.get("undo").is_some() => match serde_json::from_value::<UndoRequest>(v) {
             Ok(req) => hub.undo(id, &req).await,
             Err(e) => Err(Refusal::new(400, format!("not an undo request: {e}"))),
+        },
+        Ok(v) if v.get("resign").is_some() => match serde_json::from_value::<ResignRequest>(v) {
+            Ok(req) => hub.resign(id, &req).await,
+            Err(e) => Err(Refusal::new(400, format!("not a resign request: {e}"))),
+        },
+        Ok(v) if v.get("draw").is_some() => match serde_json::from_value::<DrawRequest>(v) {
+            Ok(req) => hub.draw(id, &req).await,
+            Err(e) => Err(Refusal::new(400, format!("not a draw request: {e}"))),
         },
         Ok(v) => match serde_json::from_value::<MoveRequest>(v) {
             Ok(req) => hub.play(id, &req).await,
@@ -796,7 +852,8 @@ pub async fn serve_connections(
             why."
     ),
     paths(
-        index, openapi, packs, pack_text, create, state, legal, play, undo, ws, layout, history, seat,
+        index, openapi, packs, pack_text, create, state, legal, play, undo, resign, draw, ws, layout,
+        history, seat,
         record, check, create_pasted, crate::web::playground, crate::web::asset
     ),
     components(schemas(ServerMessage)),

@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use ply_server::api::{
-    Conflict, CreatedGame, EngineSeat, ErrorBody, GameState, GameStatus, MoveText, PackList,
-    ServerMessage, UndoAction, UndoRequest,
+    Conflict, CreatedGame, EndReason, EngineSeat, ErrorBody, GameState, GameStatus, MoveText,
+    PackList, ServerMessage, UndoAction, UndoRequest,
 };
 use ply_server::client::Client;
 use ply_server::{Config, api::CreateGame};
@@ -414,6 +414,99 @@ async fn undo_takes_agreement() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resign_and_draw_offers_are_stored_and_survive_a_restart() {
+    let (server, db) = start_sqlite().await;
+    let (drawn, resigned) = resign_and_draw(server.addr, server.addr).await;
+    drop(server);
+    // A server started again on the same file reads the games as they ended.
+    let again = start(Config {
+        packs: rulesets(),
+        db: db.display().to_string(),
+        ..Config::default()
+    })
+    .await;
+    let mut c = Client::new(again.addr);
+    let get = async |c: &mut Client, id: &str| -> GameState {
+        c.get(&format!("/games/{id}"))
+            .await
+            .expect("GET")
+            .json()
+            .expect("a state")
+    };
+    let d = get(&mut c, &drawn).await;
+    assert_eq!((d.status, d.winner.clone()), (GameStatus::Over, None));
+    assert_eq!(d.end_reason, Some(EndReason::Agreement));
+    let r = get(&mut c, &resigned).await;
+    assert_eq!(r.winner.as_deref(), Some("RABBIT"));
+    assert_eq!(r.end_reason, Some(EndReason::Resignation));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_run_flags_fall_and_both_survive_a_restart() {
+    let (server, db) = start_sqlite().await;
+    let (running, flagged) = clocks(server.addr, server.addr).await;
+    drop(server);
+    let again = start(Config {
+        packs: rulesets(),
+        db: db.display().to_string(),
+        ..Config::default()
+    })
+    .await;
+    let mut c = Client::new(again.addr);
+    let get = async |c: &mut Client, id: &str| -> GameState {
+        c.get(&format!("/games/{id}"))
+            .await
+            .expect("GET")
+            .json()
+            .expect("a state")
+    };
+    // The game lost on time is still lost on time; the running one still runs, CAT's clock.
+    let f = get(&mut c, &flagged).await;
+    assert_eq!(
+        (f.winner.as_deref(), f.end_reason),
+        (Some("CAT"), Some(EndReason::Time))
+    );
+    let r = get(&mut c, &running).await;
+    let clock = r.clock.expect("clocks");
+    assert_eq!(clock.running.as_deref(), Some("CAT"));
+    assert!(
+        clock.remaining_ms[1] <= 60_000 && clock.remaining_ms[1] > 0,
+        "{clock:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_won_by_a_rule_names_the_rule() {
+    let (server, _db) = start_sqlite().await;
+    let mut c = Client::new(server.addr);
+    let g = create(&mut c, "breakthrough").await;
+    let id = g.state.id.clone();
+    // Each side plays its first legal move until the game ends (Breakthrough always does).
+    let mut s = g.state.clone();
+    while s.status == GameStatus::Playing {
+        assert_eq!((s.end_reason, s.end_rule.clone()), (None, None));
+        let token = mover_token(&g, &s);
+        let a = c
+            .post(
+                &format!("/games/{id}/moves"),
+                &mv(&token, s.version, &s.legal_moves[0]),
+            )
+            .await
+            .expect("POST");
+        assert_eq!(a.status, 200, "{}", a.text());
+        s = a.json().expect("a state");
+    }
+    assert_eq!(s.status, GameStatus::Over);
+    assert_eq!(s.end_reason, Some(EndReason::Rule));
+    let rule = s.end_rule.clone().expect("the rule's name");
+    let pack = std::fs::read_to_string(rulesets().join("breakthrough.toml")).expect("pack");
+    assert!(
+        pack.contains(&format!("[end.{rule}]")),
+        "{rule} is no end rule of the pack"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn websockets_push_every_change_and_take_moves() {
     let (server, _db) = start_sqlite().await;
     let mut c = Client::new(server.addr);
@@ -520,6 +613,7 @@ async fn a_game_keeps_the_pack_it_started_with() {
                     )]
                     .into(),
                     engine: None,
+                    clock: None,
                 },
             )
             .await
@@ -549,6 +643,7 @@ async fn a_game_keeps_the_pack_it_started_with() {
                     pack: "cats_rabbits".into(),
                     options: Default::default(),
                     engine: None,
+                    clock: None,
                 },
             )
             .await
@@ -808,6 +903,7 @@ async fn seats_follow_the_packs_order_of_players() {
                 pack: "chess".into(),
                 options: Default::default(),
                 engine: None,
+                clock: None,
             },
         )
         .await
@@ -836,6 +932,7 @@ async fn seats_follow_the_packs_order_of_players() {
                     player: "random".into(),
                     seat: None,
                 }),
+                clock: None,
             },
         )
         .await

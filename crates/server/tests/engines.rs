@@ -19,6 +19,7 @@ fn engine_game(player: &str) -> CreateGame {
             player: player.into(),
             seat: None,
         }),
+        clock: None,
     }
 }
 

@@ -7,8 +7,8 @@ mod common;
 
 use common::*;
 use ply_server::api::{
-    CreateGame, EngineSeat, ErrorBody, MoveRequest, MoveText, OptionJson, PastedPack, SeatRequest,
-    ServerMessage, UndoAction, UndoRequest,
+    CreateGame, DrawAction, DrawRequest, EngineSeat, ErrorBody, MoveRequest, MoveText, OptionJson,
+    PastedPack, ResignRequest, SeatRequest, ServerMessage, TimeControl, UndoAction, UndoRequest,
 };
 use ply_server::client::Client;
 use serde_json::Value;
@@ -267,6 +267,7 @@ async fn the_openapi_file_describes_what_the_server_does() {
                 pack: "cats_rabbits".into(),
                 options: [("multi_hop".to_string(), OptionJson::Bool(true))].into(),
                 engine: None,
+                clock: None,
             },
         )
         .await
@@ -370,11 +371,58 @@ async fn the_openapi_file_describes_what_the_server_does() {
         &serde_json::to_value(&undo).expect("json"),
         &mut used,
     );
+    // A draw offered, then a game resigned: their requests and states.
+    let fg_id = fg.state.id.clone();
+    let offer = DrawRequest {
+        token: fg.seats["FOX"].clone(),
+        version: 0,
+        draw: DrawAction::Offer,
+    };
+    spec.assert_valid(
+        "DrawRequest",
+        &serde_json::to_value(&offer).expect("json"),
+        &mut used,
+    );
+    let offered = c
+        .post(&format!("/games/{fg_id}/draw"), &offer)
+        .await
+        .expect("POST");
+    assert_eq!(offered.status, 200, "{}", offered.text());
+    spec.assert_valid("GameState", &offered.json().expect("json"), &mut used);
+    let resign = ResignRequest {
+        token: fg.seats["FOX"].clone(),
+        version: 1,
+        resign: true,
+    };
+    spec.assert_valid(
+        "ResignRequest",
+        &serde_json::to_value(&resign).expect("json"),
+        &mut used,
+    );
+    let resigned = c
+        .post(&format!("/games/{fg_id}/resign"), &resign)
+        .await
+        .expect("POST");
+    assert_eq!(resigned.status, 200, "{}", resigned.text());
+    let resigned: Value = resigned.json().expect("json");
+    assert_eq!(resigned["end_reason"], "resignation", "{resigned}");
+    spec.assert_valid("GameState", &resigned, &mut used);
     let create_req = CreateGame {
         pack: "cats_rabbits".into(),
         options: [("multi_hop".to_string(), OptionJson::Int(1))].into(),
         engine: None,
+        clock: Some(TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 1_000,
+        }),
     };
+    // A game with clocks: its state.
+    let timed = create_timed(&mut c, 60_000, 1_000).await;
+    assert_eq!(timed.status, 201, "{}", timed.text());
+    let timed: Value = timed.json().expect("json");
+    spec.assert_valid("CreatedGame", &timed, &mut used);
+    spec.assert_valid("Clocks", &timed["clock"], &mut used);
+    spec.assert_valid("TimeControl", &timed["clock"]["control"], &mut used);
     spec.assert_valid(
         "CreateGame",
         &serde_json::to_value(&create_req).expect("json"),
@@ -465,6 +513,10 @@ async fn the_openapi_file_describes_what_the_server_does() {
                         serde_json::from_value::<MoveRequest>(ex.clone()).is_ok()
                     }
                     "/games/{id}/undo" => serde_json::from_value::<UndoRequest>(ex.clone()).is_ok(),
+                    "/games/{id}/resign" => {
+                        serde_json::from_value::<ResignRequest>(ex.clone()).is_ok()
+                    }
+                    "/games/{id}/draw" => serde_json::from_value::<DrawRequest>(ex.clone()).is_ok(),
                     "/games/{id}/seat" => serde_json::from_value::<SeatRequest>(ex.clone()).is_ok(),
                     "/playground/check" | "/playground/games" => {
                         serde_json::from_value::<PastedPack>(ex.clone()).is_ok()
@@ -513,6 +565,8 @@ async fn the_openapi_file_describes_what_the_server_does() {
         "GameStatus",
         "OptionType",
         "UndoAction",
+        "DrawAction",
+        "EndReason",
     ];
     let unchecked: Vec<&String> = all
         .iter()

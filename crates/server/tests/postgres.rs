@@ -101,3 +101,76 @@ async fn a_move_through_one_server_reaches_the_others_websockets() {
     assert_eq!(s.moves, ["b1-b2", "c7-c6"]);
     drop_schema(&schema).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resign_and_draw_offers_are_stored_for_every_server() {
+    let schema = pg_schema();
+    let one = start(pg_config(&schema)).await;
+    let two = start(pg_config(&schema)).await;
+    let (drawn, resigned) = resign_and_draw(one.addr, two.addr).await;
+    // The events as stored.
+    let (client, conn) = tokio_postgres::connect(&postgres_url(), tokio_postgres::NoTls)
+        .await
+        .expect("PostgreSQL");
+    tokio::spawn(conn);
+    let kinds = async |game: &str| -> Vec<String> {
+        client
+            .query(
+                &format!(
+                    "SELECT kind FROM \"{schema}\".events WHERE game_id = $1 ORDER BY version"
+                ),
+                &[&game],
+            )
+            .await
+            .expect("query")
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
+    };
+    assert_eq!(
+        kinds(&drawn).await,
+        [
+            "draw_offer",
+            "move",
+            "move",
+            "draw_offer",
+            "draw_decline",
+            "draw_offer",
+            "draw_accept"
+        ]
+    );
+    assert_eq!(kinds(&resigned).await, ["resign"]);
+    drop_schema(&schema).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_falls_once_for_two_servers() {
+    let schema = pg_schema();
+    let one = start(pg_config(&schema)).await;
+    let two = start(pg_config(&schema)).await;
+    let (_, flagged) = clocks(one.addr, two.addr).await;
+    let (client, conn) = tokio_postgres::connect(&postgres_url(), tokio_postgres::NoTls)
+        .await
+        .expect("PostgreSQL");
+    tokio::spawn(conn);
+    // Both servers watched the clock; the flag's fall is stored once.
+    let rows = client
+        .query(
+            &format!("SELECT kind FROM \"{schema}\".events WHERE game_id = $1 ORDER BY version"),
+            &[&flagged],
+        )
+        .await
+        .expect("query");
+    let kinds: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    assert_eq!(kinds, ["time"]);
+    let clock: Option<String> = client
+        .query_one(
+            &format!("SELECT clock FROM \"{schema}\".games WHERE id = $1"),
+            &[&flagged],
+        )
+        .await
+        .expect("query")
+        .get(0);
+    assert!(clock.expect("a stored time control").contains("1000"));
+    drop_schema(&schema).await;
+}

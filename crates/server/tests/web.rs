@@ -429,6 +429,7 @@ async fn an_engine_plays_its_seat_and_declines_undo() {
         pack: "jungle".into(),
         options: Default::default(),
         engine,
+        clock: None,
     };
     for (player, seat, why) in [
         ("mcts:abc", None, "`abc` is not a time"),

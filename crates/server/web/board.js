@@ -50,6 +50,10 @@
       ev.preventDefault();
       const req = { pack: select.value, options: readOptions() };
       if ($('opponent').value) req.engine = { player: $('opponent').value, seat: $('engine-seat').value };
+      if ($('clock').value) {
+        const [initial, increment] = $('clock').value.split('+').map(Number);
+        req.clock = { initial_ms: initial, increment_ms: increment };
+      }
       const r = await Ply.api('POST', '/games', req);
       if (r.status !== 201) { $('setup-error').textContent = Ply.why(r.body); return; }
       goToCreated(r.body);
@@ -111,6 +115,18 @@
     $('undo-ask').addEventListener('click', () => undo('ask'));
     $('undo-accept').addEventListener('click', () => undo('accept'));
     $('undo-decline').addEventListener('click', () => undo('decline'));
+    $('draw-offer').addEventListener('click', () => act('draw', { draw: 'offer' }));
+    $('draw-accept').addEventListener('click', () => act('draw', { draw: 'accept' }));
+    $('draw-decline').addEventListener('click', () => act('draw', { draw: 'decline' }));
+    // Resigning takes a second click, on the button that the first one shows.
+    $('resign').addEventListener('click', () => {
+      const sure = $('resign-confirm');
+      sure.hidden = !sure.hidden;
+      $('resign').textContent = sure.hidden ? 'Resign' : 'Keep playing';
+      if (!sure.hidden) sure.focus();
+    });
+    $('resign-confirm').addEventListener('click', () => act('resign', { resign: true }));
+    dragging();
     document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') clearSelection(); });
     window.addEventListener('offline', () => { if (page.ws) page.ws.close(); });
     window.addEventListener('online', () => { if (!page.ws) connect(); });
@@ -489,7 +505,7 @@
     }
     const over = st.status !== 'playing';
     let status;
-    if (st.status === 'over') status = st.winner ? `Game over: ${st.winner} wins.` : 'Game over: a draw.';
+    if (st.status === 'over') status = `Game over: ${st.winner ? `${st.winner} wins` : 'a draw'}${endWords(st)}.`;
     else if (st.status === 'stuck') status = `${st.to_move} has no legal move: the game cannot go on.`;
     else status = `${st.to_move} to move${st.to_move === page.seat ? ' (you)' : ''}${check.size ? ', in check' : ''}.`;
     if (past) status = page.view === 0 ? 'The start (looking back).' : `After move ${page.view}, ${past.mv} (looking back).`;
@@ -509,7 +525,22 @@
     $('undo-decline').hidden = !(page.seat && offer);
     $('undo-decline').textContent = offer && offer.by === page.seat ? 'Withdraw' : 'Refuse';
     $('undo-note').textContent = offer ? `${offer.by} asks to take back ${offer.takes_back}.` : '';
+    const draw = st.draw_offer;
+    const playing = page.seat && !over;
+    $('draw-offer').hidden = !(playing && !draw);
+    $('draw-accept').hidden = !(playing && draw && draw !== page.seat);
+    $('draw-decline').hidden = !(playing && draw);
+    $('draw-decline').textContent = draw && draw === page.seat ? 'Withdraw the offer' : 'Decline the draw';
+    $('draw-note').textContent = draw && !over ? `${draw} offers a draw.` : '';
+    $('resign').hidden = !playing;
+    if (!playing || page.shownVersion !== st.version) {
+      $('resign-confirm').hidden = true;
+      $('resign').textContent = 'Resign';
+    }
+    page.shownVersion = st.version;
     $('thinking').hidden = !(st.status === 'playing' && st.engine_seat && st.to_move === st.engine_seat);
+    document.body.dataset.endReason = st.end_reason || '';
+    showClocks(st);
     document.body.dataset.version = String(st.version);
     document.body.dataset.status = st.status;
     highlight();
@@ -578,7 +609,44 @@
     $('message').classList.toggle('error', !!bad);
   }
 
+  /** Drag as well as click: a piece pressed and carried past a few pixels is chosen (its
+   *  targets show while it is carried); let go on another cell, that cell is clicked, as if
+   *  the two cells had been clicked in turn. A press let go where it began is a plain click. */
+  function dragging() {
+    const board = $('board');
+    const cellAt = (ev) => {
+      const el = document.elementFromPoint(ev.clientX, ev.clientY);
+      return el && el.closest ? el.closest('.cell') : null;
+    };
+    board.addEventListener('pointerdown', (ev) => {
+      const cell = ev.target.closest && ev.target.closest('.cell');
+      if (!cell || ev.button !== 0 || !cell.dataset.piece) { page.drag = null; return; }
+      page.drag = { from: cell.dataset.cell, x: ev.clientX, y: ev.clientY, carried: false };
+    });
+    board.addEventListener('pointermove', (ev) => {
+      const d = page.drag;
+      if (!d || d.carried || Math.hypot(ev.clientX - d.x, ev.clientY - d.y) < 8) return;
+      d.carried = true;
+      board.classList.add('dragging');
+      // Chosen as by a click, unless it is chosen already.
+      if (!(page.prefix.length === 1 && page.prefix[0] === d.from)) { page.prefix = []; clicked(d.from); }
+    });
+    const drop = (ev) => {
+      const d = page.drag;
+      page.drag = null;
+      board.classList.remove('dragging');
+      if (!d || !d.carried) return;
+      const cell = cellAt(ev);
+      if (cell && cell.dataset.cell !== d.from && page.prefix[0] === d.from) clicked(cell.dataset.cell);
+      // A click that follows the release (let go where it began) is not a second choice.
+      page.dropped = performance.now();
+    };
+    document.addEventListener('pointerup', drop);
+    document.addEventListener('pointercancel', () => { page.drag = null; board.classList.remove('dragging'); });
+  }
+
   function clicked(name) {
+    if (page.dropped && performance.now() - page.dropped < 300) { page.dropped = 0; return; }
     const st = page.state;
     if (!st || page.busy) return;
     if (page.view !== null) { message('You are looking back: press Now to play.'); return; }
@@ -691,6 +759,73 @@
       box.hidden = false;
       $('promote-choices').querySelector('button').focus();
     });
+  }
+
+  /** Shows the clocks of a game with a time control, and counts the running one down from
+   *  the time the state gave, as the page's own clock goes (the server decides when a flag
+   *  falls, and says so in a state). */
+  function showClocks(st) {
+    const box = $('clocks');
+    if (page.clockTimer) { clearInterval(page.clockTimer); page.clockTimer = null; }
+    if (!st.clock) { box.hidden = true; return; }
+    box.hidden = false;
+    const received = performance.now();
+    const items = st.players.map((name, i) => {
+      const time = Ply.el('span', { class: 'time' });
+      const li = Ply.el('li', { class: 'clock', 'data-player': name }, `${name} `, time);
+      li.classList.toggle('running', st.clock.running === name);
+      return [li, time, st.clock.remaining_ms[i], st.clock.running === name];
+    });
+    box.replaceChildren(...items.map(([li]) => li));
+    const tick = () => {
+      const gone = performance.now() - received;
+      for (const [li, time, left, running] of items) {
+        const ms = Math.max(0, running ? left - gone : left);
+        time.textContent = clockText(ms);
+        li.classList.toggle('low', ms < 10000);
+        li.dataset.ms = String(Math.round(ms));
+      }
+    };
+    tick();
+    if (st.clock.running) page.clockTimer = setInterval(tick, 100);
+  }
+
+  /** `4:05`, or `0:09.4` under ten seconds. */
+  function clockText(ms) {
+    const s = ms / 1000;
+    const m = Math.floor(s / 60);
+    const rest = s - m * 60;
+    if (s < 10) return `${m}:0${rest.toFixed(1)}`;
+    return `${m}:${String(Math.floor(rest)).padStart(2, '0')}`;
+  }
+
+  /** Why a game ended, as it follows the result: ` (den)`, the end rule that decided it;
+   *  `: B resigned`; ` by agreement`. */
+  function endWords(st) {
+    switch (st.end_reason) {
+      case 'rule': return st.end_rule ? ` (${st.end_rule})` : '';
+      case 'resignation': {
+        const loser = st.players.find((p) => p !== st.winner);
+        return loser ? `: ${loser} resigned` : ': resigned';
+      }
+      case 'agreement': return ' by agreement';
+      case 'time': {
+        const loser = st.players.find((p) => p !== st.winner);
+        return loser ? `: ${loser}'s time ran out` : ': time ran out';
+      }
+      default: return '';
+    }
+  }
+
+  /** A request of the seat about the game as a whole (`resign`, `draw`), made on the version
+   *  shown. */
+  async function act(route, body) {
+    const r = await Ply.api('POST', `/games/${encodeURIComponent(gameId)}/${route}`,
+      { token, version: page.state.version, ...body });
+    if (r.status === 200) { message(''); show(r.body); } else if (r.status === 409 && r.body.state) {
+      show(r.body.state);
+      message('The game changed meanwhile; look again.', true);
+    } else { page.unreachable = r.status === 0; message(Ply.why(r.body), true); }
   }
 
   async function undo(what) {

@@ -5,7 +5,7 @@ use crate::cell::Cell;
 use crate::expr::{Deps, Env, EvalError, Value, Var};
 use crate::piece::{KindId, PIECE_CODES, Piece, Player};
 use crate::rules::Rules;
-use crate::status::Outcome;
+use crate::status::{EndReason, Outcome};
 use crate::tables::{EagerTest, EndCheck, NONE};
 use crate::verdict::StaticEnv;
 
@@ -23,6 +23,12 @@ impl State {
 
     /// What [`State::settle`] would decide, without deciding it.
     pub(crate) fn judge(&self, rules: &Rules) -> Option<Outcome> {
+        let i = self.judge_rule(rules)?;
+        Some(self.result_of(rules, i, self.side.other()))
+    }
+
+    /// The end rule [`State::judge`] decides by: the index of its rule in `rules.end`.
+    fn judge_rule(&self, rules: &Rules) -> Option<usize> {
         let mover = self.side.other();
         let about_the_move = Deps(Deps::MOVER.0 | Deps::FROM.0 | Deps::TO.0);
         for (i, e) in rules.end.iter().enumerate() {
@@ -54,7 +60,7 @@ impl State {
                 }
             };
             if fired {
-                return Some(self.decide(rules, i, mover));
+                return Some(self.decide_rule(rules, i));
             }
         }
         None
@@ -68,14 +74,20 @@ impl State {
     /// idle limit is a checkmate).
     #[cold]
     pub(super) fn decide(&self, rules: &Rules, fired: usize, mover: Player) -> Outcome {
+        self.result_of(rules, self.decide_rule(rules, fired), mover)
+    }
+
+    /// The end rule [`State::decide`] takes the result of: `fired`, or a "no legal move"
+    /// rule before it that holds too.
+    fn decide_rule(&self, rules: &Rules, fired: usize) -> usize {
         if let Some(first) = rules.deferred
             && first < fired
             && !self.has_move(rules, self.side)
             && let Some(i) = self.first_deferred(rules, first..fired)
         {
-            return self.result_of(rules, i, mover);
+            return i;
         }
-        self.result_of(rules, fired, mover)
+        fired
     }
 
     /// The first deferred end rule among `range` whose condition holds, the side to move
@@ -237,9 +249,44 @@ impl State {
     /// The result of the first deferred end rule whose condition holds, the side to move
     /// having no move; `None` when none holds.
     pub(crate) fn deferred_result(&self, rules: &Rules) -> Option<Outcome> {
-        let first = rules.deferred?;
-        let i = self.first_deferred(rules, first..rules.end.len())?;
+        let i = self.deferred_rule(rules)?;
         Some(self.result_of(rules, i, self.side.other()))
+    }
+
+    /// The rule [`State::deferred_result`] takes the result of.
+    fn deferred_rule(&self, rules: &Rules) -> Option<usize> {
+        let first = rules.deferred?;
+        self.first_deferred(rules, first..rules.end.len())
+    }
+
+    /// Why the game is over, if it is ([`State::outcome`]): the end rule that decides it.
+    /// (Cold, and it copies the state once: for showing a result, not for search.)
+    ///
+    /// A move keeps only its result (make stays as fast as it was); the rule is found again
+    /// here from the position, as for a position set up ([`State::settle`]): the first rule
+    /// that holds, seen from the player who moved last, and a "no legal move" rule when the
+    /// side to move has none. A rule is named only if its result is the game's: a result
+    /// given with the position that no rule gives is [`EndReason::Given`].
+    #[cold]
+    pub(crate) fn end_reason(&self, rules: &Rules) -> Option<EndReason> {
+        let outcome = self.outcome(rules)?;
+        let mover = self.side.other();
+        let rule = match self.outcome {
+            // Judged as while the move was made, before its result was kept: a finished
+            // position generates no move, which would make every "no legal move" rule hold.
+            Some(_) => {
+                let mut open = self.clone();
+                open.outcome = None;
+                open.judge_rule(rules)
+            }
+            None => self.deferred_rule(rules),
+        };
+        Some(match rule {
+            Some(i) if self.result_of(rules, i, mover) == outcome => {
+                EndReason::Rule(crate::reason::RuleId::new(crate::reason::Section::End, i))
+            }
+            _ => EndReason::Given,
+        })
     }
 }
 

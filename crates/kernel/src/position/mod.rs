@@ -156,6 +156,12 @@ impl Position {
         self.state.outcome(&self.rules)
     }
 
+    /// Why the game is over, if it is: the end rule that decides [`Position::outcome`]
+    /// (its name is [`crate::EndReason::name`]).
+    pub fn end_reason(&self) -> Option<crate::EndReason> {
+        self.state.end_reason(&self.rules)
+    }
+
     /// The result decided by the last move, without looking for legal moves (cheap).
     #[inline]
     pub fn decided(&self) -> Option<Outcome> {

@@ -71,6 +71,10 @@ pub struct NewGame {
     /// its seat named. Stored with the game, so that a server started again on the same
     /// database plays it on.
     pub engine: Option<String>,
+    /// The time control, if the game has clocks: a [`crate::api::TimeControl`] as JSON. The
+    /// time each player has left is not stored: it follows from the time control and the
+    /// times of the events.
+    pub clock: Option<String>,
 }
 
 /// One change of a game, at one version.
@@ -100,6 +104,16 @@ pub enum EventKind {
     UndoAccept,
     /// The seat refuses the other's request, or withdraws its own.
     UndoDecline,
+    /// The seat resigns: the other wins.
+    Resign,
+    /// The seat offers a draw.
+    DrawOffer,
+    /// The seat accepts the other's offer: a draw.
+    DrawAccept,
+    /// The seat declines the other's offer, or withdraws its own.
+    DrawDecline,
+    /// The seat's time ran out (its flag fell): the other wins.
+    Time,
 }
 
 impl EventKind {
@@ -110,6 +124,11 @@ impl EventKind {
             EventKind::UndoAsk => ("undo_ask", ""),
             EventKind::UndoAccept => ("undo_accept", ""),
             EventKind::UndoDecline => ("undo_decline", ""),
+            EventKind::Resign => ("resign", ""),
+            EventKind::DrawOffer => ("draw_offer", ""),
+            EventKind::DrawAccept => ("draw_accept", ""),
+            EventKind::DrawDecline => ("draw_decline", ""),
+            EventKind::Time => ("time", ""),
         }
     }
 
@@ -120,6 +139,11 @@ impl EventKind {
             "undo_ask" => EventKind::UndoAsk,
             "undo_accept" => EventKind::UndoAccept,
             "undo_decline" => EventKind::UndoDecline,
+            "resign" => EventKind::Resign,
+            "draw_offer" => EventKind::DrawOffer,
+            "draw_accept" => EventKind::DrawAccept,
+            "draw_decline" => EventKind::DrawDecline,
+            "time" => EventKind::Time,
             other => return Err(StoreError::Corrupt(format!("unknown event kind `{other}`"))),
         })
     }

@@ -87,6 +87,7 @@ fn schema_sql(schema: Option<&str>) -> String {
             ON events (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
         ALTER TABLE events ADD COLUMN IF NOT EXISTS at_ms BIGINT;
         ALTER TABLE games ADD COLUMN IF NOT EXISTS engine TEXT;
+        ALTER TABLE games ADD COLUMN IF NOT EXISTS clock TEXT;
         CREATE TABLE IF NOT EXISTS expired (
             id TEXT PRIMARY KEY,
             expired_ms BIGINT NOT NULL
@@ -267,8 +268,8 @@ impl Store for PostgresStore {
                 .await?
                 .execute(
                     "INSERT INTO games (id, pack_name, options, pack_text, pack_sha256,
-                         token_hash_first, token_hash_second, created_ms, engine)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                         token_hash_first, token_hash_second, created_ms, engine, clock)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                     &[
                         &g.id,
                         &g.pack_name,
@@ -279,6 +280,7 @@ impl Store for PostgresStore {
                         &g.token_hashes[1],
                         &g.created_ms,
                         &g.engine,
+                        &g.clock,
                     ],
                 )
                 .await?;
@@ -293,7 +295,7 @@ impl Store for PostgresStore {
                 .await?
                 .query_opt(
                     "SELECT id, pack_name, options, pack_text, pack_sha256, token_hash_first,
-                         token_hash_second, created_ms, engine FROM games WHERE id = $1",
+                         token_hash_second, created_ms, engine, clock FROM games WHERE id = $1",
                     &[&id],
                 )
                 .await?;
@@ -306,6 +308,7 @@ impl Store for PostgresStore {
                 token_hashes: [r.get(5), r.get(6)],
                 created_ms: r.get(7),
                 engine: r.get(8),
+                clock: r.get(9),
             }))
         })
     }

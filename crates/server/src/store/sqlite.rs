@@ -188,6 +188,15 @@ impl SqliteStore {
             if !has_engine {
                 conn.execute_batch("ALTER TABLE games ADD COLUMN engine TEXT")?;
             }
+            // And before clocks were (its games have none).
+            let has_clock: bool = conn.query_row(
+                "SELECT COUNT(*) > 0 FROM pragma_table_info('games') WHERE name = 'clock'",
+                [],
+                |r| r.get(0),
+            )?;
+            if !has_clock {
+                conn.execute_batch("ALTER TABLE games ADD COLUMN clock TEXT")?;
+            }
             Ok(conn)
         })
         .await
@@ -263,8 +272,8 @@ impl Store for SqliteStore {
         Box::pin(self.with(move |c| {
             c.execute(
                 "INSERT INTO games (id, pack_name, options, pack_text, pack_sha256,
-                     token_hash_first, token_hash_second, created_ms, engine)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                     token_hash_first, token_hash_second, created_ms, engine, clock)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     g.id,
                     g.pack_name,
@@ -274,7 +283,8 @@ impl Store for SqliteStore {
                     g.token_hashes[0],
                     g.token_hashes[1],
                     g.created_ms,
-                    g.engine
+                    g.engine,
+                    g.clock
                 ],
             )?;
             Ok(())
@@ -286,7 +296,7 @@ impl Store for SqliteStore {
         Box::pin(self.with(move |c| {
             Ok(c.query_row(
                 "SELECT id, pack_name, options, pack_text, pack_sha256, token_hash_first,
-                     token_hash_second, created_ms, engine FROM games WHERE id = ?1",
+                     token_hash_second, created_ms, engine, clock FROM games WHERE id = ?1",
                 [&id],
                 |r| {
                     Ok(NewGame {
@@ -298,6 +308,7 @@ impl Store for SqliteStore {
                         token_hashes: [r.get(5)?, r.get(6)?],
                         created_ms: r.get(7)?,
                         engine: r.get(8)?,
+                        clock: r.get(9)?,
                     })
                 },
             )

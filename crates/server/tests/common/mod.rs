@@ -112,6 +112,7 @@ pub async fn create(c: &mut Client, pack: &str) -> CreatedGame {
                 pack: pack.to_string(),
                 options: Default::default(),
                 engine: None,
+                clock: None,
             },
         )
         .await
@@ -242,4 +243,353 @@ pub async fn race(a: SocketAddr, b: SocketAddr, n: usize) -> Races {
         game = Some((g, won));
     }
     out
+}
+
+/// Resigning and drawing by agreement, through `a` and `b` (two servers on one store, or the
+/// same server twice): offers, refusals, a move that declines an offer, a draw agreed and a
+/// game resigned, each over with its reason, each kept by the store (read through `b`), and
+/// the WebSocket taking the same requests. The ids of the game drawn and of the game resigned.
+pub async fn resign_and_draw(a: SocketAddr, b: SocketAddr) -> (String, String) {
+    use ply_server::api::{
+        DrawAction, DrawRequest, EndReason, ErrorBody, GameStatus, ResignRequest,
+    };
+    let mut ca = Client::new(a);
+    let mut cb = Client::new(b);
+    let g = create(&mut ca, "cats_rabbits").await;
+    let id = g.state.id.clone();
+    let (rabbit, cat) = (g.seats["RABBIT"].clone(), g.seats["CAT"].clone());
+    assert_eq!(
+        (g.state.end_reason, g.state.draw_offer.clone()),
+        (None, None)
+    );
+    let draw = |token: &str, version, draw| DrawRequest {
+        token: token.to_string(),
+        version,
+        draw,
+    };
+    let post_draw = async |c: &mut Client, r: DrawRequest| {
+        let a = c
+            .post(&format!("/games/{id}/draw"), &r)
+            .await
+            .expect("POST");
+        (a.status, a)
+    };
+    let state = |a: ply_server::client::Answer| -> GameState {
+        assert_eq!(a.status, 200, "{}", a.text());
+        a.json().expect("a state")
+    };
+    // Nothing to accept or decline yet; an offer stands until answered.
+    assert_eq!(
+        post_draw(&mut ca, draw(&cat, 0, DrawAction::Accept))
+            .await
+            .0,
+        422
+    );
+    assert_eq!(
+        post_draw(&mut ca, draw(&cat, 0, DrawAction::Decline))
+            .await
+            .0,
+        422
+    );
+    let s = state(
+        post_draw(&mut ca, draw(&rabbit, 0, DrawAction::Offer))
+            .await
+            .1,
+    );
+    assert_eq!((s.version, s.draw_offer.as_deref()), (1, Some("RABBIT")));
+    assert_eq!(s.status, GameStatus::Playing);
+    // Offering twice, or accepting one's own offer, is refused; a stale version is a conflict.
+    assert_eq!(
+        post_draw(&mut ca, draw(&rabbit, 1, DrawAction::Offer))
+            .await
+            .0,
+        422
+    );
+    let (st, own) = post_draw(&mut ca, draw(&rabbit, 1, DrawAction::Accept)).await;
+    assert_eq!(st, 403, "{}", own.text());
+    assert!(
+        own.json::<ErrorBody>()
+            .expect("an error")
+            .error
+            .contains("other player")
+    );
+    assert_eq!(
+        post_draw(&mut ca, draw(&cat, 0, DrawAction::Accept))
+            .await
+            .0,
+        409
+    );
+    // The offerer's own move keeps the offer; the other's move declines it.
+    let s = state(
+        ca.post(&format!("/games/{id}/moves"), &mv(&rabbit, 1, "b1-b2"))
+            .await
+            .expect("POST"),
+    );
+    assert_eq!(s.draw_offer.as_deref(), Some("RABBIT"));
+    let s = state(
+        ca.post(&format!("/games/{id}/moves"), &mv(&cat, 2, "c7-c6"))
+            .await
+            .expect("POST"),
+    );
+    assert_eq!((s.version, s.draw_offer.as_deref()), (3, None));
+    // Declined by the other; then offered again and accepted: drawn, by agreement.
+    state(post_draw(&mut ca, draw(&cat, 3, DrawAction::Offer)).await.1);
+    let s = state(
+        post_draw(&mut ca, draw(&rabbit, 4, DrawAction::Decline))
+            .await
+            .1,
+    );
+    assert_eq!((s.version, s.draw_offer.as_deref()), (5, None));
+    state(post_draw(&mut ca, draw(&cat, 5, DrawAction::Offer)).await.1);
+    let s = state(
+        post_draw(&mut ca, draw(&rabbit, 6, DrawAction::Accept))
+            .await
+            .1,
+    );
+    assert_eq!(s.status, GameStatus::Over);
+    assert_eq!((s.winner.as_deref(), s.to_move.as_deref()), (None, None));
+    assert_eq!(
+        (s.end_reason, s.end_rule.as_deref()),
+        (Some(EndReason::Agreement), None)
+    );
+    assert!(s.legal_moves.is_empty() && s.draw_offer.is_none());
+    // Over: no move, no offer, no resignation.
+    let a2 = ca
+        .post(&format!("/games/{id}/moves"), &mv(&cat, 7, "c6-c5"))
+        .await
+        .expect("POST");
+    assert_eq!(a2.status, 422, "{}", a2.text());
+    assert_eq!(
+        post_draw(&mut ca, draw(&cat, 7, DrawAction::Offer)).await.0,
+        422
+    );
+    let resign = |token: &str, version| ResignRequest {
+        token: token.to_string(),
+        version,
+        resign: true,
+    };
+    let r = ca
+        .post(&format!("/games/{id}/resign"), &resign(&cat, 7))
+        .await
+        .expect("POST");
+    assert_eq!(r.status, 422, "{}", r.text());
+    // Kept: the other server (or the same one asked again) reads it from the store.
+    let kept: GameState = cb
+        .get(&format!("/games/{id}"))
+        .await
+        .expect("GET")
+        .json()
+        .expect("state");
+    assert_eq!(
+        (kept.version, kept.end_reason),
+        (7, Some(EndReason::Agreement))
+    );
+    let drawn = id;
+
+    // A second game, resigned over the WebSocket of the other server; `resign: false` and a
+    // token of no seat are refused.
+    let g = create(&mut ca, "cats_rabbits").await;
+    let id = g.state.id.clone();
+    let r = ca
+        .post(
+            &format!("/games/{id}/resign"),
+            &ResignRequest {
+                resign: false,
+                ..resign(&g.seats["CAT"], 0)
+            },
+        )
+        .await
+        .expect("POST");
+    assert_eq!(r.status, 422, "{}", r.text());
+    let r = ca
+        .post(&format!("/games/{id}/resign"), &resign("00", 0))
+        .await
+        .expect("POST");
+    assert_eq!(r.status, 403, "{}", r.text());
+    let mut w = ws(b, &id).await;
+    assert_eq!(next_state(&mut w).await.version, 0);
+    let text = serde_json::to_string(&resign(&g.seats["CAT"], 0)).expect("json");
+    send(&mut w, text).await;
+    let mut answered = None;
+    let mut pushed = None;
+    while answered.is_none() || pushed.is_none() {
+        match next(&mut w).await {
+            ServerMessage::Answer { status, body } => answered = Some((status, body)),
+            ServerMessage::State { state } => pushed = Some(*state),
+        }
+    }
+    let (status, body) = answered.expect("an answer");
+    assert_eq!(status, 200, "{body}");
+    let s = pushed.expect("a state");
+    assert_eq!(s.status, GameStatus::Over);
+    assert_eq!(s.winner.as_deref(), Some("RABBIT"));
+    assert_eq!(s.end_reason, Some(EndReason::Resignation));
+    let kept: GameState = ca
+        .get(&format!("/games/{id}"))
+        .await
+        .expect("GET")
+        .json()
+        .expect("state");
+    assert_eq!(
+        (kept.winner.as_deref(), kept.end_reason),
+        (Some("RABBIT"), Some(EndReason::Resignation))
+    );
+    // The record says so, as a comment (a replay of the moves would not reach it).
+    let rec = ca.get(&format!("/games/{id}/record")).await.expect("GET");
+    assert!(
+        rec.text().contains("# CAT resigned: RABBIT wins"),
+        "{}",
+        rec.text()
+    );
+    assert!(!rec.text().contains("Result:"), "{}", rec.text());
+    let resigned = id;
+    // A draw offered over the WebSocket.
+    let g = create(&mut ca, "cats_rabbits").await;
+    let mut w = ws(b, &g.state.id).await;
+    assert_eq!(next_state(&mut w).await.version, 0);
+    let text =
+        serde_json::to_string(&draw(&g.seats["RABBIT"], 0, DrawAction::Offer)).expect("json");
+    send(&mut w, text).await;
+    assert_eq!(
+        next_state(&mut w).await.draw_offer.as_deref(),
+        Some("RABBIT")
+    );
+    (drawn, resigned)
+}
+
+/// Creates a game of Cats and Rabbits with clocks; the answer as it came.
+pub async fn create_timed(
+    c: &mut Client,
+    initial_ms: u64,
+    increment_ms: u64,
+) -> ply_server::client::Answer {
+    c.post(
+        "/games",
+        &CreateGame {
+            pack: "cats_rabbits".into(),
+            options: Default::default(),
+            engine: None,
+            clock: Some(ply_server::api::TimeControl {
+                initial_ms,
+                increment_ms,
+            }),
+        },
+    )
+    .await
+    .expect("POST /games")
+}
+
+/// Clocks, through `a` and `b` (two servers on one store, or one twice): a game with a time
+/// control shows both clocks, the side to move's running; a bad time control is refused; a
+/// player whose time runs out (a 1 s clock, nobody moving) loses with the reason `time`,
+/// decided by the server without any request, seen through the other server too, and the
+/// game then refuses moves. The ids of the game still running (a minute each) and of the
+/// game lost on time.
+pub async fn clocks(a: SocketAddr, b: SocketAddr) -> (String, String) {
+    use ply_server::api::{EndReason, GameStatus};
+    let mut ca = Client::new(a);
+    let mut cb = Client::new(b);
+    for (initial, increment) in [(0, 0), (ply_server::api::MAX_CLOCK_MS + 1, 0)] {
+        let r = create_timed(&mut ca, initial, increment).await;
+        assert_eq!(r.status, 422, "{}", r.text());
+        assert!(r.text().contains("initial_ms"), "{}", r.text());
+    }
+    // JSON does not tell 1500 from 1500.0; a negative time or a fraction is not a time.
+    for (body, status) in [
+        (
+            r#"{"pack": "cats_rabbits", "clock": {"initial_ms": 1500000.0}}"#,
+            201,
+        ),
+        (
+            r#"{"pack": "cats_rabbits", "clock": {"initial_ms": -5}}"#,
+            400,
+        ),
+        (
+            r#"{"pack": "cats_rabbits", "clock": {"initial_ms": 1.5}}"#,
+            400,
+        ),
+    ] {
+        let r = ca
+            .raw("POST", "/games", body.as_bytes().to_vec(), &[])
+            .await
+            .expect("POST");
+        assert_eq!(r.status, status, "{body}: {}", r.text());
+    }
+    let r = create_timed(&mut ca, 60_000, 1_000).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let g: CreatedGame = r.json().expect("a game");
+    let clock = g.state.clock.clone().expect("clocks");
+    assert_eq!(
+        (clock.control.initial_ms, clock.control.increment_ms),
+        (60_000, 1_000)
+    );
+    assert_eq!(clock.running.as_deref(), Some("RABBIT"));
+    assert_eq!(
+        clock.remaining_ms[1], 60_000,
+        "the clock of the side not to move stands"
+    );
+    assert!(clock.remaining_ms[0] <= 60_000);
+    let a1 = ca
+        .post(
+            &format!("/games/{}/moves", g.state.id),
+            &mv(&g.seats["RABBIT"], 0, "b1-b2"),
+        )
+        .await
+        .expect("POST");
+    assert_eq!(a1.status, 200, "{}", a1.text());
+    let s: GameState = a1.json().expect("a state");
+    let clock = s.clock.expect("clocks");
+    assert_eq!(clock.running.as_deref(), Some("CAT"));
+    // The increment was added to the clock of the player who moved.
+    assert!(
+        clock.remaining_ms[0] <= 61_000 && clock.remaining_ms[0] > 1_000,
+        "{clock:?}"
+    );
+    let running = g.state.id.clone();
+    // An untimed game has no clocks.
+    assert!(create(&mut ca, "cats_rabbits").await.state.clock.is_none());
+
+    // A second each: nobody moves, RABBIT's flag falls.
+    let r = create_timed(&mut ca, 1_000, 0).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let g: CreatedGame = r.json().expect("a game");
+    let id = g.state.id.clone();
+    let mut w = ws(b, &id).await;
+    let mut s = next_state(&mut w).await;
+    let waited = std::time::Instant::now();
+    while s.status == GameStatus::Playing {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(30),
+            "the flag never fell: {s:?}"
+        );
+        s = next_state(&mut w).await;
+    }
+    assert_eq!(s.winner.as_deref(), Some("CAT"));
+    assert_eq!(s.end_reason, Some(EndReason::Time));
+    let clock = s.clock.clone().expect("clocks");
+    assert_eq!((clock.remaining_ms[0], clock.running), (0, None));
+    assert_eq!(clock.remaining_ms[1], 1_000);
+    let late = ca
+        .post(
+            &format!("/games/{id}/moves"),
+            &mv(&g.seats["RABBIT"], 1, "b1-b2"),
+        )
+        .await
+        .expect("POST");
+    assert_eq!(late.status, 422, "{}", late.text());
+    assert!(late.text().contains("the game is over"), "{}", late.text());
+    let kept: GameState = ca
+        .get(&format!("/games/{id}"))
+        .await
+        .expect("GET")
+        .json()
+        .expect("state");
+    assert_eq!((kept.version, kept.end_reason), (1, Some(EndReason::Time)));
+    let rec = cb.get(&format!("/games/{id}/record")).await.expect("GET");
+    assert!(
+        rec.text().contains("# RABBIT ran out of time: CAT wins"),
+        "{}",
+        rec.text()
+    );
+    (running, id)
 }
