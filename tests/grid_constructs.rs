@@ -305,6 +305,25 @@ fn after_effect(b: &Board, side: u8, (r, c): (usize, usize), effect: &str) -> Bo
             out[r1][c1] = side;
             continue;
         }
+        if effect == "groups" {
+            // The enemy group through (r1, c1), orthogonally, on the board with the stone
+            // placed, taken when no cell next to it is empty.
+            let mut board = *b;
+            board[r][c] = side;
+            let g = group(&board, (r1, c1), 3 - side, ORTHOGONAL);
+            let free = g.iter().any(|&(x, y)| {
+                ORTHOGONAL
+                    .iter()
+                    .filter_map(|&d| next(x, y, d))
+                    .any(|(x2, y2)| board[x2][y2] == 0)
+            });
+            if !free && ORTHOGONAL.contains(&d) {
+                for (x, y) in g {
+                    out[x][y] = 0;
+                }
+            }
+            continue;
+        }
         // Custodial, a run of 2 or 3 enemy pieces closed by one of the mover's.
         let mut run = vec![(r1, c1)];
         let (mut cr, mut cc) = (r1, c1);
@@ -373,6 +392,11 @@ fn effects_agree(effect: &str, table: &str, seed: u64) {
 #[test]
 fn convert_turns_every_enemy_piece_next_to_the_mover() {
     effects_agree("convert", "[effects.e]\nconvert = \"all\"", 10);
+}
+
+#[test]
+fn groups_takes_every_enemy_group_left_without_a_free_cell() {
+    effects_agree("groups", "[effects.e]\ngroups = \"orthogonal\"", 13);
 }
 
 #[test]

@@ -134,6 +134,7 @@ pub const CONSTRUCTS: &[&str] = &[
     "surround",
     "flip",
     "convert",
+    "groups",
     "custodial run",
     "required effect",
     "effect target",
@@ -1153,9 +1154,10 @@ impl Gen<'_> {
         for i in 0..n {
             // Pieces that change sides are not captured: refused beside captures to the hand.
             let what = if self.kinds.iter().any(|k| k.to_hand.is_some()) {
-                self.d.pick(&["custodial", "surround"])
+                self.d.pick(&["custodial", "surround", "groups"])
             } else {
-                self.d.pick(&["custodial", "surround", "flip", "convert"])
+                self.d
+                    .pick(&["custodial", "surround", "flip", "convert", "groups"])
             };
             self.note(what);
             let mask = self.d.pick(&[0x55u8, 0xaa, 0xff, 0x05, 0x11, 0x41]);
@@ -1175,7 +1177,7 @@ impl Gen<'_> {
                 let run = self.d.pick(&["2", "\"1..3\"", "\"2..2\""]);
                 let _ = writeln!(out, "run = {run}");
             }
-            if self.d.chance(30) {
+            if what != "groups" && self.d.chance(30) {
                 self.note("effect target");
                 let k = NAMES[self.d.below(self.kinds.len())].0;
                 let t = match self.d.below(3) {
@@ -1185,7 +1187,7 @@ impl Gen<'_> {
                 };
                 let _ = writeln!(out, "target = '{t}'");
             }
-            if what != "convert" && self.d.chance(25) {
+            if what != "convert" && what != "groups" && self.d.chance(25) {
                 self.note("effect hostile");
                 let k = NAMES[self.d.below(self.kinds.len())].0;
                 let h = match self.d.below(3) {

@@ -577,7 +577,11 @@ impl Expr {
             Hand(p, k) => Value::Int(env.hand(player(p.eval(core, env)?)?, *k)?),
             Groups(p, dirs) => {
                 let p = player(p.eval(core, env)?)?;
-                Value::Int(groups::groups(core.geometry(), env.cells_of(core, p)?, *dirs)?)
+                Value::Int(groups::groups(
+                    core.geometry(),
+                    env.cells_of(core, p)?,
+                    *dirs,
+                )?)
             }
             Connected(c, dirs) => {
                 let (p, a, b) = c.as_ref();

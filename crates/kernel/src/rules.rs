@@ -153,6 +153,7 @@ impl Rules {
                 EffectKind::Surround => "surround",
                 EffectKind::Flip => "flip",
                 EffectKind::Convert => "convert",
+                EffectKind::Groups => "groups",
             };
             (n.as_str(), what, e.dirs, e.required)
         })

@@ -164,6 +164,9 @@ pub enum EffectKind {
     Flip,
     /// Every enemy piece next to the piece changes owner.
     Convert,
+    /// Every enemy group (pieces of one owner joined through the directions) next to the piece
+    /// that has no empty cell next to it is removed.
+    Groups,
 }
 
 /// An effect applied after every move (after its second part, if any), around the cell the

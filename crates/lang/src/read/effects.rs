@@ -8,11 +8,12 @@ use crate::diag::Diagnostic;
 use crate::tree::{Node, Table, Value};
 use ply_kernel::spec::{EffectKind, EffectSpec};
 
-const KINDS: [(&str, EffectKind); 4] = [
+const KINDS: [(&str, EffectKind); 5] = [
     ("custodial", EffectKind::Custodial),
     ("surround", EffectKind::Surround),
     ("flip", EffectKind::Flip),
     ("convert", EffectKind::Convert),
+    ("groups", EffectKind::Groups),
 ];
 
 impl Reader<'_> {
@@ -32,6 +33,7 @@ impl Reader<'_> {
                     "surround",
                     "flip",
                     "convert",
+                    "groups",
                     "run",
                     "target",
                     "hostile",
@@ -50,7 +52,7 @@ impl Reader<'_> {
                 [] => {
                     self.diags.push(
                         Diagnostic::error(Some(e.key_loc), format!("{what} says nothing it does"))
-                            .help("give one of `custodial = \"DIRS\"`, `surround = \"DIRS\"`, `flip = \"DIRS\"` or `convert = \"DIRS\"`"),
+                            .help("give one of `custodial`, `surround`, `flip`, `convert` or `groups`, with directions: `custodial = \"orthogonal\"`"),
                     );
                     continue;
                 }
@@ -58,7 +60,7 @@ impl Reader<'_> {
                     self.diags.push(
                         Diagnostic::error(
                             Some(second.2.loc),
-                            format!("{what} may do one thing: `custodial`, `surround`, `flip` or `convert`"),
+                            format!("{what} may do one thing: `custodial`, `surround`, `flip`, `convert` or `groups`"),
                         )
                         .help("write each effect in its own [effects.NAME] table"),
                     );
@@ -91,6 +93,20 @@ impl Reader<'_> {
                 let (ast, text) = this.parse_expr(n, &format!("`{key}` of {what}"))?;
                 checker.check(&ast, text, scope, Ty::Bool)
             };
+            if kind == EffectKind::Groups {
+                for key in ["target", "hostile"] {
+                    if let Some(n) = t.get(key) {
+                        self.diags.push(
+                            Diagnostic::error(
+                                Some(n.loc),
+                                format!("{what}: `groups` takes whole groups without a free cell; `{key}` means nothing to it"),
+                            )
+                            .help("leave it out"),
+                        );
+                        ok = false;
+                    }
+                }
+            }
             let target = cond(self, "target", &EFFECT_TARGET);
             if kind == EffectKind::Convert
                 && let Some(n) = t.get("hostile")

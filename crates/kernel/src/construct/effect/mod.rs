@@ -13,13 +13,9 @@ use crate::tables::{CompiledEffect, EffectKind};
 use crate::tables::{hostile, target_ok};
 use arrayvec::ArrayVec;
 
-/// The most pieces one effect may change in one move: a run of cells in each of eight
-/// directions, each shorter than the longest line of the largest board.
-const MAX_CHANGES: usize = 8 * if crate::cell::MAX_ROWS > crate::cell::MAX_COLS {
-    crate::cell::MAX_ROWS
-} else {
-    crate::cell::MAX_COLS
-};
+/// The most pieces one effect may change in one move: each cell of the largest board once
+/// (runs in eight directions are distinct cells; groups are taken once each).
+const MAX_CHANGES: usize = crate::cell::MAX_CELLS;
 
 /// Changes an effect makes: (cell, the code it gets).
 type Changes = ArrayVec<(Cell, u8), MAX_CHANGES>;
@@ -146,6 +142,39 @@ impl State {
                     }
                 }
                 EffectKind::Convert => push(out, a, Piece::new(Piece(victim).kind(), side).0),
+                EffectKind::Groups => {
+                    // Another direction may have reached this group already.
+                    if out.iter().any(|(c, _)| *c == a) {
+                        continue;
+                    }
+                    let owner = Piece(victim).owner();
+                    let mut seen = crate::cell::CellSet::EMPTY;
+                    seen.insert(a);
+                    let mut todo = seen;
+                    let mut free = false;
+                    'fill: while let Some(c) = todo.iter().next() {
+                        todo.remove(c);
+                        for d2 in e.dirs.iter() {
+                            let Some(n) = g.neighbour(c, d2) else {
+                                continue;
+                            };
+                            let occ = at(n);
+                            if occ == 0 {
+                                free = true;
+                                break 'fill;
+                            }
+                            if Piece(occ).owner() == owner && !seen.contains(n) {
+                                seen.insert(n);
+                                todo.insert(n);
+                            }
+                        }
+                    }
+                    if !free {
+                        for c in seen.iter() {
+                            push(out, c, 0);
+                        }
+                    }
+                }
                 EffectKind::Surround => {
                     let enclosed = e.dirs.iter().all(|d2| {
                         g.neighbour(a, d2)
