@@ -409,6 +409,23 @@ fn a_custodial_run_takes_two_or_three_pieces_in_a_line_and_no_other_number() {
 }
 
 #[test]
+fn a_groups_effect_is_refused_past_its_board_limit_naming_it() {
+    let pack = |rows: usize, cols: usize| {
+        format!(
+            "[game]\nplayers = [\"B\", \"W\"]\n[board]\nrows = {rows}\ncols = {cols}\n[pieces.S]\nletter = \"S\"\nmoves = [\"place\"]\n[effects.e]\ngroups = \"orthogonal\"\n"
+        )
+    };
+    assert_eq!(16 * 32, ply_kernel::MAX_GROUP_BOARD_CELLS);
+    assert!(ply_lang::load_str("ok.toml", &pack(16, 32), &[]).is_ok());
+    assert!(ply_lang::load_str("go.toml", &pack(19, 19), &[]).is_ok());
+    let err = ply_lang::load_str("big.toml", &pack(17, 32), &[])
+        .unwrap_err()
+        .render(false);
+    assert!(err.contains("at most 512 cells, not 544"), "{err}");
+    assert!(err.contains("big.toml:"), "{err}");
+}
+
+#[test]
 fn bad_runs_and_a_hostile_convert_are_refused_where_they_are_written() {
     for (table, says) in [
         (

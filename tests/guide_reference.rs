@@ -568,6 +568,10 @@ fn the_limits_stated_are_the_codes() {
         ("MAX_TABLE_BITS", ply_kernel::MAX_TABLE_BITS as u64),
         ("MAX_PASSED_CELLS", ply_kernel::MAX_PASSED_CELLS as u64),
         ("MAX_END_RULES", ply_kernel::MAX_END_RULES as u64),
+        (
+            "MAX_GROUP_BOARD_CELLS",
+            ply_kernel::MAX_GROUP_BOARD_CELLS as u64,
+        ),
         ("MAX_EXPR_DEPTH", ply_kernel::MAX_EXPR_DEPTH as u64),
         (
             "MAX_REPETITION_LOOKBACK",

@@ -1153,12 +1153,16 @@ impl Gen<'_> {
         let n = self.d.range(1, 2);
         for i in 0..n {
             // Pieces that change sides are not captured: refused beside captures to the hand.
-            let what = if self.kinds.iter().any(|k| k.to_hand.is_some()) {
+            let mut what = if self.kinds.iter().any(|k| k.to_hand.is_some()) {
                 self.d.pick(&["custodial", "surround", "groups"])
             } else {
                 self.d
                     .pick(&["custodial", "surround", "flip", "convert", "groups"])
             };
+            // Groups only on boards within their limit.
+            if what == "groups" && self.rows * self.cols > ply_kernel::MAX_GROUP_BOARD_CELLS {
+                what = "surround";
+            }
             self.note(what);
             let mask = self.d.pick(&[0x55u8, 0xaa, 0xff, 0x05, 0x11, 0x41]);
             let dirs: Vec<&str> = (0..8)

@@ -98,7 +98,10 @@ pub use facts::{Core, StandingError};
 pub use forms::MoveForms;
 pub use game::Game;
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError, column_index, column_name};
-pub use limits::{MAX_END_RULES, MAX_HOPS, MAX_MOVES, MAX_PASSED_CELLS, MAX_TABLE_BITS, MoveLimit};
+pub use limits::{
+    MAX_END_RULES, MAX_GROUP_BOARD_CELLS, MAX_HOPS, MAX_MOVES, MAX_PASSED_CELLS, MAX_TABLE_BITS,
+    MoveLimit,
+};
 pub use moves::{Move, MoveList, MoveParts};
 pub use notation::{
     NotationError, NotationErrorKind, PositionError, PositionErrorKind, move_text, parse_move,

@@ -26,6 +26,11 @@ pub const MAX_PASSED_CELLS: usize = 1 << 22;
 /// "none").
 pub const MAX_END_RULES: usize = u8::MAX as usize - 1;
 
+/// The most cells of a board whose pack has a `groups` effect: what one effect changes in one
+/// move is kept in a fixed list of this many entries (a larger one would make every effect's
+/// make dearer).
+pub const MAX_GROUP_BOARD_CELLS: usize = 512;
+
 /// A position whose legal moves cannot all be generated: there are more than [`MAX_MOVES`] of
 /// them, or a hop chain would go on past [`MAX_HOPS`] hops. Nothing grows without bound: a
 /// position with such moves is refused, not played.

@@ -270,6 +270,26 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
             Problem::Invalid,
         ));
     }
+    let cells = spec.geometry.cells().len();
+    if let Some(e) = spec
+        .effects
+        .iter()
+        .position(|e| e.kind == EffectKind::Groups)
+        && cells > crate::limits::MAX_GROUP_BOARD_CELLS
+    {
+        hand_errors.push(RulesError::new(
+            Site::Effect(e),
+            format!(
+                "a `groups` effect works on boards of at most {} cells, not {cells}",
+                crate::limits::MAX_GROUP_BOARD_CELLS
+            ),
+            Problem::Limit {
+                limit: "MAX_GROUP_BOARD_CELLS",
+                max: crate::limits::MAX_GROUP_BOARD_CELLS,
+                found: cells,
+            },
+        ));
+    }
     if !hand_errors.is_empty() {
         return Err(hand_errors);
     }

@@ -13,9 +13,12 @@ use crate::tables::{CompiledEffect, EffectKind};
 use crate::tables::{hostile, target_ok};
 use arrayvec::ArrayVec;
 
-/// The most pieces one effect may change in one move: each cell of the largest board once
-/// (runs in eight directions are distinct cells; groups are taken once each).
-const MAX_CHANGES: usize = crate::cell::MAX_CELLS;
+/// The most pieces one effect may change in one move: a run of cells in each of eight
+/// directions (each shorter than the longest line of the largest board), or the groups an
+/// effect takes, which the loader keeps to boards of at most this many cells. Larger, and
+/// the frame of every effect's make would cost the packs whose effects change a few pieces.
+pub(crate) const MAX_CHANGES: usize = crate::limits::MAX_GROUP_BOARD_CELLS;
+const _: () = assert!(MAX_CHANGES >= 8 * crate::cell::LINE_CELLS);
 
 /// Changes an effect makes: (cell, the code it gets).
 type Changes = ArrayVec<(Cell, u8), MAX_CHANGES>;
@@ -142,39 +145,7 @@ impl State {
                     }
                 }
                 EffectKind::Convert => push(out, a, Piece::new(Piece(victim).kind(), side).0),
-                EffectKind::Groups => {
-                    // Another direction may have reached this group already.
-                    if out.iter().any(|(c, _)| *c == a) {
-                        continue;
-                    }
-                    let owner = Piece(victim).owner();
-                    let mut seen = crate::cell::CellSet::EMPTY;
-                    seen.insert(a);
-                    let mut todo = seen;
-                    let mut free = false;
-                    'fill: while let Some(c) = todo.iter().next() {
-                        todo.remove(c);
-                        for d2 in e.dirs.iter() {
-                            let Some(n) = g.neighbour(c, d2) else {
-                                continue;
-                            };
-                            let occ = at(n);
-                            if occ == 0 {
-                                free = true;
-                                break 'fill;
-                            }
-                            if Piece(occ).owner() == owner && !seen.contains(n) {
-                                seen.insert(n);
-                                todo.insert(n);
-                            }
-                        }
-                    }
-                    if !free {
-                        for c in seen.iter() {
-                            push(out, c, 0);
-                        }
-                    }
-                }
+                EffectKind::Groups => take_group(g, e, a, Piece(victim).owner(), at, out),
                 EffectKind::Surround => {
                     let enclosed = e.dirs.iter().all(|d2| {
                         g.neighbour(a, d2)
@@ -251,6 +222,46 @@ impl State {
             self.clock = 0;
         }
         unchanged
+    }
+}
+
+/// The enemy group through `a` (pieces of `owner` joined through the effect's directions),
+/// taken when no cell next to it is empty; once, however many directions reach it. Out of
+/// line: the packs whose effects work on lines do not pay for it.
+#[cold]
+#[inline(never)]
+fn take_group<F: Fn(Cell) -> u8>(
+    g: &crate::geometry::Geometry,
+    e: &CompiledEffect,
+    a: Cell,
+    owner: Player,
+    at: &F,
+    out: &mut Changes,
+) {
+    if out.iter().any(|(c, _)| *c == a) {
+        return;
+    }
+    let mut seen = crate::cell::CellSet::EMPTY;
+    seen.insert(a);
+    let mut todo = seen;
+    while let Some(c) = todo.iter().next() {
+        todo.remove(c);
+        for d in e.dirs.iter() {
+            let Some(n) = g.neighbour(c, d) else {
+                continue;
+            };
+            let occ = at(n);
+            if occ == 0 {
+                return;
+            }
+            if Piece(occ).owner() == owner && !seen.contains(n) {
+                seen.insert(n);
+                todo.insert(n);
+            }
+        }
+    }
+    for c in seen.iter() {
+        push(out, c, 0);
     }
 }
 
