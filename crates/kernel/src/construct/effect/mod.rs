@@ -17,11 +17,11 @@ use arrayvec::ArrayVec;
 /// directions (each shorter than the longest line of the largest board), or the groups an
 /// effect takes, which the loader keeps to boards of at most this many cells. Larger, and
 /// the frame of every effect's make would cost the packs whose effects change a few pieces.
-pub(crate) const MAX_CHANGES: usize = crate::limits::MAX_GROUP_BOARD_CELLS;
-const _: () = assert!(MAX_CHANGES >= 8 * crate::cell::LINE_CELLS);
+const CHANGES_ROOM: usize = crate::limits::MAX_GROUP_BOARD_CELLS;
+const _: () = assert!(CHANGES_ROOM >= 8 * crate::cell::LINE_CELLS);
 
 /// Changes an effect makes: (cell, the code it gets).
-type Changes = ArrayVec<(Cell, u8), MAX_CHANGES>;
+type Changes = ArrayVec<(Cell, u8), CHANGES_ROOM>;
 
 /// The construct of effects (`[effects.*]`): pieces a move captures or turns around its
 /// destination (custodial capture, surround, flips). Its checks and tables are in [`tables`]
@@ -266,6 +266,6 @@ fn take_group<F: Fn(Cell) -> u8>(
 }
 
 fn push(out: &mut Changes, cell: Cell, code: u8) {
-    // Room for every direction's run (see MAX_CHANGES).
+    // Room for every direction's run (see CHANGES_ROOM).
     out.push((cell, code));
 }
