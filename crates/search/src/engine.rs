@@ -7,7 +7,9 @@
 //!   `mcts:20000` (iterations a move), and `threads=N`, `seed=N`, `c=F` (exploration),
 //!   `playout=N` (plies before a playout counts as a draw), `reuse=false`;
 //! - `alphabeta` (or `ab`): alpha-beta, 1 s a move; `alphabeta:2s`, `alphabeta:depth=6`,
-//!   `nodes=N`, `tt=BITS` (a table of 2^BITS entries; 0 for none), `quiescence=false`.
+//!   `nodes=N`, `tt=BITS` (a table of 2^BITS entries; 0 for none), `quiescence=false`, and
+//!   the search's prunings, each on unless turned off: `futility=false`, `aspiration=false`,
+//!   `reductions=false` (late move reductions).
 //!
 //! A time and a depth (or iterations) may be combined: the first reached stops the search.
 
@@ -63,6 +65,12 @@ pub struct EngineSpec {
     pub tt_bits: u32,
     /// Alpha-beta quiescence.
     pub quiescence: bool,
+    /// Alpha-beta futility pruning ([`AlphaBetaConfig::futility`]).
+    pub futility: bool,
+    /// Alpha-beta aspiration windows ([`AlphaBetaConfig::aspiration`]).
+    pub aspiration: bool,
+    /// Alpha-beta late move reductions ([`AlphaBetaConfig::reductions`]).
+    pub reductions: bool,
 }
 
 /// The most an engine spec may ask for. Every front end holds the specs it is given to caps
@@ -215,6 +223,21 @@ impl EngineSpec {
             reuse: true,
             tt_bits: AlphaBetaConfig::default().tt_bits,
             quiescence: true,
+            futility: true,
+            aspiration: true,
+            reductions: true,
+        }
+    }
+
+    /// The alpha-beta searcher's configuration this spec asks for.
+    pub fn alphabeta_config(&self) -> AlphaBetaConfig {
+        AlphaBetaConfig {
+            tt_bits: self.tt_bits,
+            quiescence: self.quiescence,
+            futility: self.futility,
+            aspiration: self.aspiration,
+            reductions: self.reductions,
+            ..AlphaBetaConfig::default()
         }
     }
 
@@ -374,6 +397,18 @@ impl FromStr for EngineSpec {
                         only(EngineKind::AlphaBeta, "quiescence")?;
                         spec.quiescence = flag(value)?;
                     }
+                    "futility" => {
+                        only(EngineKind::AlphaBeta, "futility")?;
+                        spec.futility = flag(value)?;
+                    }
+                    "aspiration" => {
+                        only(EngineKind::AlphaBeta, "aspiration")?;
+                        spec.aspiration = flag(value)?;
+                    }
+                    "reductions" => {
+                        only(EngineKind::AlphaBeta, "reductions")?;
+                        spec.reductions = flag(value)?;
+                    }
                     "iterations" => {
                         only(EngineKind::Mcts, "iterations")?;
                         spec.iterations = Some(int(value, 1, u64::MAX / 2)?);
@@ -403,7 +438,10 @@ impl FromStr for EngineSpec {
                             EngineKind::Mcts => {
                                 "time, iterations, threads, seed, c, playout, reuse"
                             }
-                            EngineKind::AlphaBeta => "time, depth, nodes, tt, quiescence",
+                            EngineKind::AlphaBeta => {
+                                "time, depth, nodes, tt, quiescence, futility, aspiration, \
+                                 reductions"
+                            }
                         };
                         return Err(bad(format!("unknown setting `{other}` (known: {known})")));
                     }
@@ -448,6 +486,15 @@ impl fmt::Display for EngineSpec {
         }
         if self.quiescence != d.quiescence {
             args.push(format!("quiescence={}", self.quiescence));
+        }
+        for (name, on, default) in [
+            ("futility", self.futility, d.futility),
+            ("aspiration", self.aspiration, d.aspiration),
+            ("reductions", self.reductions, d.reductions),
+        ] {
+            if on != default {
+                args.push(format!("{name}={on}"));
+            }
         }
         let name = match self.kind {
             EngineKind::Random => "random",
@@ -518,14 +565,9 @@ impl Engine {
         let seed = spec.seed.unwrap_or(0);
         let inner = match spec.kind {
             EngineKind::Random => Inner::Random(Rng::new(seed)),
-            EngineKind::AlphaBeta => Inner::AlphaBeta(Box::new(AlphaBeta::try_new(
-                eval,
-                AlphaBetaConfig {
-                    tt_bits: spec.tt_bits,
-                    quiescence: spec.quiescence,
-                    ..AlphaBetaConfig::default()
-                },
-            )?)),
+            EngineKind::AlphaBeta => {
+                Inner::AlphaBeta(Box::new(AlphaBeta::try_new(eval, spec.alphabeta_config())?))
+            }
             EngineKind::Mcts => Inner::Mcts(Box::new(Mcts::new(MctsConfig {
                 exploration: spec.exploration,
                 playout_plies: spec.playout,

@@ -56,6 +56,8 @@ fn searcher(rules: &Rules, tt_bits: u32, quiescence: bool, exact_depth: bool) ->
             quiescence,
             exact_depth,
             reductions: false,
+            aspiration: true,
+            futility: false,
         },
     )
 }
@@ -253,6 +255,11 @@ fn specs_read_and_print() {
         ("alphabeta:depth=6", "alphabeta:depth=6"),
         ("ab:500ms,depth=8", "alphabeta:500ms,depth=8"),
         ("random:seed=3", "random"),
+        (
+            "ab:depth=4,futility=off,aspiration=no,reductions=false",
+            "alphabeta:depth=4,futility=false,aspiration=false,reductions=false",
+        ),
+        ("ab:futility=true", "alphabeta"),
     ] {
         let spec: EngineSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(spec.to_string(), canonical);
@@ -278,6 +285,8 @@ fn specs_read_and_print() {
         "mcts:threads=0",
         "mcts:",
         "mcts:1s,",
+        "mcts:futility=false",
+        "alphabeta:aspiration=maybe",
         "random:1s",
         "minimax",
         "",
@@ -289,4 +298,128 @@ fn specs_read_and_print() {
             assert_eq!(spec, bad.trim());
         }
     }
+}
+
+/// A searcher with every pruning of the default configuration.
+fn pruning(rules: &Rules) -> AlphaBeta {
+    AlphaBeta::new(
+        Arc::new(Weights::material(rules)),
+        AlphaBetaConfig {
+            tt_bits: 18,
+            ..AlphaBetaConfig::default()
+        },
+    )
+}
+
+/// Futility pruning never prunes a move that ends the game: the forced wins of the tests
+/// above are found by the default searcher, at the same distance, with futility on.
+#[test]
+fn futility_keeps_game_ending_moves() {
+    for (text, plies, first) in [
+        ("6BR/7/7/7/7/7/7/3AD3/7 A", 1, "d2-d1"),
+        ("6BR/7/7/7/7/7/3AD3/7/7 A", 3, "d3-d2"),
+        ("6BR/7/7/7/7/3AD3/7/7/7 A", 5, "d4-d3"),
+    ] {
+        let pos = jungle_at(text);
+        for depth in [2, 3, 4, 8] {
+            if depth < plies {
+                continue;
+            }
+            let mut ab = pruning(pos.rules());
+            let info = ab.search(&pos, &Limits::depth(depth), &mut |_| {}).unwrap();
+            assert_eq!(
+                info.score,
+                Score(WIN - plies as i32),
+                "{text} depth {depth}"
+            );
+            assert_eq!(move_text(pos.rules(), &info.pv[0]), first, "{text}");
+        }
+    }
+    let pos = jungle_at("6BR/7/7/7/7/7/7/3AD3/7 B");
+    let info = pruning(pos.rules())
+        .search(&pos, &Limits::depth(6), &mut |_| {})
+        .unwrap();
+    assert_eq!(info.score, Score(-(WIN - 2)));
+}
+
+/// Futility prunes: from the same positions, the searcher with it visits fewer positions to
+/// the same depth than without it, and it reports the moves it left.
+#[test]
+fn futility_prunes_and_saves_positions() {
+    for pack in ["jungle.toml", "breakthrough.toml", "chess.toml"] {
+        let rules = rules(pack);
+        let (mut with, mut without) = (0, 0);
+        let mut pruned = 0;
+        for pos in sample_positions(&rules, 3, 4, 6) {
+            let mut on = pruning(&rules);
+            with += on
+                .search(&pos, &Limits::depth(5), &mut |_| {})
+                .unwrap()
+                .nodes;
+            pruned += on.pruned();
+            let mut off = AlphaBeta::new(
+                Arc::new(Weights::material(&rules)),
+                AlphaBetaConfig {
+                    tt_bits: 18,
+                    futility: false,
+                    ..AlphaBetaConfig::default()
+                },
+            );
+            without += off
+                .search(&pos, &Limits::depth(5), &mut |_| {})
+                .unwrap()
+                .nodes;
+            assert_eq!(off.pruned(), 0);
+        }
+        assert!(pruned > 0, "{pack}: nothing pruned");
+        assert!(
+            with < without,
+            "{pack}: {with} positions with futility, {without} without"
+        );
+    }
+}
+
+/// Aspiration windows change no value: with an evaluation that varies from cell to cell (so
+/// that scores move between iterations and windows are missed), the searcher with windows
+/// gives the score of the one without, at every depth, and did search again.
+#[test]
+fn aspiration_windows_change_no_value() {
+    let mut researches = 0;
+    for pack in ["jungle.toml", "breakthrough.toml", "checkers.toml"] {
+        let rules = rules(pack);
+        let noisy = Arc::new(Weights::from_fn(
+            &rules,
+            |_| 100,
+            |p, c| ((p.code() * 31 + c.index() * 17) % 97) as i32 - 48,
+            0,
+        ));
+        for pos in sample_positions(&rules, 21, 4, 5) {
+            for depth in 1..=4 {
+                let mut got = Vec::new();
+                for aspiration in [false, true] {
+                    let mut ab = AlphaBeta::new(
+                        noisy.clone(),
+                        AlphaBetaConfig {
+                            tt_bits: 0,
+                            quiescence: true,
+                            exact_depth: false,
+                            reductions: false,
+                            aspiration,
+                            futility: false,
+                        },
+                    );
+                    let info = ab.search(&pos, &Limits::depth(depth), &mut |_| {}).unwrap();
+                    researches += ab.researches();
+                    got.push(info.score);
+                }
+                assert_eq!(
+                    got[0],
+                    got[1],
+                    "{pack} depth {depth}: {}",
+                    pos.to_position_string()
+                );
+            }
+        }
+    }
+    assert!(researches > 0, "no window was missed");
 }
