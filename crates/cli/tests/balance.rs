@@ -19,12 +19,7 @@ fn rules(pack: &str) -> Arc<Rules> {
 
 fn random_game(rules: &Arc<Rules>, seed: u64, max_plies: u32) -> GameResult {
     let eval = Arc::new(Weights::material(rules));
-    let spec = |s: u64| {
-        "random"
-            .parse::<EngineSpec>()
-            .expect("a spec")
-            .or_seed(s)
-    };
+    let spec = |s: u64| "random".parse::<EngineSpec>().expect("a spec").or_seed(s);
     let mut a = Engine::new(&spec(seed), eval.clone());
     let mut b = Engine::new(&spec(seed + 1), eval);
     play_game(&Game::new(rules.clone()), &mut a, &mut b, max_plies).expect("a game")

@@ -43,9 +43,10 @@ pub struct AlphaBetaConfig {
     /// Futility pruning near the leaves: in a node that is not on the principal variation, a
     /// move after the first whose resulting position, judged statically, is no better than
     /// what the side already has (at one ply from the leaves; at two, by a margin of the most
-    /// valuable piece) is not searched, unless it ends the game. The static judgement sees
-    /// every change the move makes (captures by effects, flips, promotions included); the
-    /// value is then no longer exactly minimax's.
+    /// valuable piece) is not searched, unless the game is over after it (the opponent left
+    /// without a move included). The static judgement sees every change the move makes
+    /// (captures by effects, flips, promotions included); the value is then no longer exactly
+    /// minimax's.
     pub futility: bool,
 }
 
@@ -644,9 +645,10 @@ impl AlphaBeta {
             let m = self.pick(ply, i);
             let order = self.buffers[ply][i].0;
             let undo = pos.make_unchecked(m);
-            if futile && i > 0 && pos.decided().is_none() {
+            if futile && i > 0 && pos.status() == Status::ToMove(pos.side_to_move()) {
                 // The position after the move, judged statically: the opponent can at least
-                // keep it (stand pat) one ply from the leaves.
+                // keep it (stand pat) one ply from the leaves. A move after which the game is
+                // over (the opponent left without a move included) is searched.
                 let after = -self.evaluate(pos) + if depth == 1 { 0 } else { self.margin };
                 if after <= alpha {
                     pos.unmake_unchecked(m, undo);

@@ -335,6 +335,16 @@ fn futility_keeps_game_ending_moves() {
             assert_eq!(move_text(pos.rules(), &info.pv[0]), first, "{text}");
         }
     }
+    // A mate by a quiet move one ply from the leaves (the opponent left without a move, which
+    // no move decides by itself): two rooks, Ra7 then Rb8, found at depth 3 and more.
+    let chess = rules("chess.toml");
+    let pos = Position::from_position_string(chess, "7k/8/8/8/8/8/1R6/R3K3 w - - 0 1").unwrap();
+    for depth in [3, 4, 5] {
+        let info = pruning(pos.rules())
+            .search(&pos, &Limits::depth(depth), &mut |_| {})
+            .unwrap();
+        assert_eq!(info.score, Score(WIN - 3), "depth {depth}");
+    }
     let pos = jungle_at("6BR/7/7/7/7/7/7/3AD3/7 B");
     let info = pruning(pos.rules())
         .search(&pos, &Limits::depth(6), &mut |_| {})
