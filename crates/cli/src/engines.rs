@@ -253,8 +253,8 @@ pub struct Series<'a> {
     pub start: &'a Game,
     /// The two players.
     pub specs: [&'a EngineSpec; 2],
-    /// The evaluation.
-    pub eval: Arc<dyn Evaluator>,
+    /// The evaluation of each player (as `specs`).
+    pub evals: [Arc<dyn Evaluator>; 2],
     /// Games.
     pub games: usize,
     /// Games played at once.
@@ -297,10 +297,13 @@ pub fn play_series(s: &Series<'_>, progress: bool) -> Result<Vec<Played>, Search
                     }
                     let first = if s.alternate { i % 2 } else { 0 };
                     let seed = s.seed.wrapping_add(2 * i as u64);
-                    let mut a = Engine::new(&s.specs[first].clone().or_seed(seed), s.eval.clone());
+                    let mut a = Engine::new(
+                        &s.specs[first].clone().or_seed(seed),
+                        s.evals[first].clone(),
+                    );
                     let mut b = Engine::new(
                         &s.specs[1 - first].clone().or_seed(seed + 1),
-                        s.eval.clone(),
+                        s.evals[1 - first].clone(),
                     );
                     let r = play_game(s.start, &mut a, &mut b, s.max_plies)
                         .map(|result| Played { first, result });

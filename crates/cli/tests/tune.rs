@@ -61,3 +61,60 @@ fn tune_writes_a_variant_that_loads_and_fits_better() {
     // The same seed gives the same variant (depth-limited players).
     assert_eq!(ply(&args, "").out, r.out);
 }
+
+/// `match --b-eval`: B judges positions by another pack's `[eval]`. A breakthrough variant
+/// that values pawns below nothing loses them and the games; a pack of another game is
+/// refused.
+#[test]
+fn match_gives_b_another_evaluation() {
+    let bad = temp_file("breakthrough-giveaway.toml");
+    let base = common::root().join("rulesets/breakthrough.toml");
+    std::fs::write(
+        &bad,
+        format!(
+            "extends = {:?}\n\n[eval]\nmaterial = {{ Pawn = -300 }}\n",
+            base.display().to_string()
+        ),
+    )
+    .unwrap();
+    let bad_text = bad.display().to_string();
+    let run = |b_eval: Option<&str>| -> Value {
+        let mut args = vec![
+            "match",
+            "rulesets/breakthrough.toml",
+            "--a",
+            "alphabeta:depth=2",
+            "--b",
+            "alphabeta:depth=2",
+            "--games",
+            "6",
+            "--json",
+        ];
+        if let Some(p) = b_eval {
+            args.extend(["--b-eval", p]);
+        }
+        let r = ply(&args, "");
+        assert_eq!(r.code, 0, "{}", r.err);
+        serde_json::from_str(&r.out).unwrap()
+    };
+    let same = run(None);
+    let other = run(Some(&bad_text));
+    assert_eq!(other["b_eval"], bad_text.as_str());
+    assert_eq!(other["a_wins"], 6, "{other}");
+    assert_ne!(same["a_wins"], 6, "{same}");
+    let r = ply(
+        &[
+            "match",
+            "rulesets/breakthrough.toml",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--b-eval",
+            "rulesets/chess.toml",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("is not a variant of"), "{}", r.err);
+}
