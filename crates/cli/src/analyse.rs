@@ -134,14 +134,18 @@ pub fn run(args: &AnalyseArgs, cx: &mut Context<'_>) -> CmdResult {
             Ok(())
         }
         EngineKind::Mcts => {
-            let mut mcts = Mcts::new(MctsConfig {
-                exploration: spec.exploration,
-                playout_plies: spec.playout,
-                threads: spec.threads,
-                seed: spec.seed.unwrap_or(0),
-                reuse: true,
-                ..MctsConfig::default()
-            });
+            let mut mcts = Mcts::with_eval(
+                MctsConfig {
+                    exploration: spec.exploration,
+                    playout_plies: spec.playout,
+                    threads: spec.threads,
+                    seed: spec.seed.unwrap_or(0),
+                    reuse: true,
+                    cutoff: spec.cutoff,
+                    ..MctsConfig::default()
+                },
+                evaluation(&pack),
+            );
             let started = Instant::now();
             let total_time = spec.time;
             let total_iterations = spec.iterations;

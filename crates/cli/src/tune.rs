@@ -23,8 +23,8 @@ pub struct TuneArgs {
     /// The pack.
     #[command(flatten)]
     pub pack: PackArgs,
-    /// The player of the self-play games.
-    #[arg(long, value_parser = parse_spec, default_value = "alphabeta:depth=2", value_name = "PLAYER")]
+    /// The player of the self-play games (a small table: each game builds its own).
+    #[arg(long, value_parser = parse_spec, default_value = "alphabeta:depth=2,tt=16", value_name = "PLAYER")]
     pub player: EngineSpec,
     /// Games.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]

@@ -5,7 +5,8 @@
 //! - `random`: uniformly random legal moves (`random:seed=7`);
 //! - `mcts`: Monte Carlo tree search, 1 s a move; `mcts:0.5s`, `mcts:200ms` (time a move),
 //!   `mcts:20000` (iterations a move), and `threads=N`, `seed=N`, `c=F` (exploration),
-//!   `playout=N` (plies before a playout counts as a draw), `reuse=false`;
+//!   `playout=N` (plies before a playout counts as a draw), `reuse=false`, `cutoff=N` (playouts
+//!   cut off after N plies and judged by the evaluation);
 //! - `alphabeta` (or `ab`): alpha-beta, 1 s a move; `alphabeta:2s`, `alphabeta:depth=6`,
 //!   `nodes=N`, `tt=BITS` (a table of 2^BITS entries; 0 for none), `quiescence=false`, and
 //!   the search's prunings, each on unless turned off: `futility=false`, `aspiration=false`,
@@ -61,6 +62,8 @@ pub struct EngineSpec {
     pub playout: u32,
     /// MCTS tree reuse.
     pub reuse: bool,
+    /// MCTS playouts cut off after this many plies and judged by the evaluation.
+    pub cutoff: Option<u32>,
     /// Alpha-beta table size, as a power of two.
     pub tt_bits: u32,
     /// Alpha-beta quiescence.
@@ -221,6 +224,7 @@ impl EngineSpec {
             exploration: 1.0,
             playout: MctsConfig::default().playout_plies,
             reuse: true,
+            cutoff: None,
             tt_bits: AlphaBetaConfig::default().tt_bits,
             quiescence: true,
             futility: true,
@@ -425,6 +429,10 @@ impl FromStr for EngineSpec {
                         only(EngineKind::Mcts, "reuse")?;
                         spec.reuse = flag(value)?;
                     }
+                    "cutoff" => {
+                        only(EngineKind::Mcts, "cutoff")?;
+                        spec.cutoff = Some(int(value, 0, 100_000)? as u32);
+                    }
                     "c" => {
                         only(EngineKind::Mcts, "c")?;
                         spec.exploration = match value.trim().parse::<f64>() {
@@ -436,7 +444,7 @@ impl FromStr for EngineSpec {
                         let known = match spec.kind {
                             EngineKind::Random => "seed",
                             EngineKind::Mcts => {
-                                "time, iterations, threads, seed, c, playout, reuse"
+                                "time, iterations, threads, seed, c, playout, reuse, cutoff"
                             }
                             EngineKind::AlphaBeta => {
                                 "time, depth, nodes, tt, quiescence, futility, aspiration, \
@@ -480,6 +488,9 @@ impl fmt::Display for EngineSpec {
         }
         if self.reuse != d.reuse {
             args.push(format!("reuse={}", self.reuse));
+        }
+        if let Some(n) = self.cutoff {
+            args.push(format!("cutoff={n}"));
         }
         if self.tt_bits != d.tt_bits {
             args.push(format!("tt={}", self.tt_bits));
@@ -568,14 +579,18 @@ impl Engine {
             EngineKind::AlphaBeta => {
                 Inner::AlphaBeta(Box::new(AlphaBeta::try_new(eval, spec.alphabeta_config())?))
             }
-            EngineKind::Mcts => Inner::Mcts(Box::new(Mcts::new(MctsConfig {
-                exploration: spec.exploration,
-                playout_plies: spec.playout,
-                threads: spec.threads,
-                seed,
-                reuse: spec.reuse,
-                ..MctsConfig::default()
-            }))),
+            EngineKind::Mcts => Inner::Mcts(Box::new(Mcts::with_eval(
+                MctsConfig {
+                    exploration: spec.exploration,
+                    playout_plies: spec.playout,
+                    threads: spec.threads,
+                    seed,
+                    reuse: spec.reuse,
+                    cutoff: spec.cutoff,
+                    ..MctsConfig::default()
+                },
+                eval,
+            ))),
         };
         Ok(Engine {
             spec: spec.clone(),

@@ -433,3 +433,74 @@ fn aspiration_windows_change_no_value() {
     }
     assert!(researches > 0, "no window was missed");
 }
+
+/// MCTS with playouts cut off and judged by the evaluation: with an evaluation that counts a
+/// piece as worth a great deal, a free capture is taken at once (uniform random playouts to
+/// the end see little difference), and the spec reads and prints `cutoff=N`.
+#[test]
+fn mcts_cut_off_playouts_follow_the_evaluation() {
+    let spec: EngineSpec = "mcts:300,cutoff=2".parse().unwrap();
+    assert_eq!(spec.cutoff, Some(2));
+    assert_eq!(spec.to_string(), "mcts:300,cutoff=2");
+    assert!("alphabeta:cutoff=2".parse::<EngineSpec>().is_err());
+    // Breakthrough: White's pawn on d5 can take the black pawn on e6 (nothing recaptures).
+    let rules = rules("breakthrough.toml");
+    let pos =
+        Position::from_position_string(rules.clone(), "8/BP7/4BP3/3WP4/8/8/7WP/8 WHITE").unwrap();
+    let take = pos
+        .legal_moves()
+        .unwrap()
+        .iter()
+        .find(|m| m.is_capture())
+        .expect("a capture");
+    let eval = Arc::new(Weights::material(&rules));
+    let mut cut = Engine::new(&spec.clone().or_seed(1), eval.clone());
+    let c = cut.choose(&pos).unwrap();
+    assert_eq!(c.mv, take, "{}", move_text(&rules, &c.mv));
+    // The reward is the evaluation's: well above even after winning a pawn.
+    assert!(c.value.unwrap().0 > 0.6, "{:?}", c.value);
+}
+
+/// An evaluation that counts the positions it judged.
+#[derive(Debug)]
+struct Counting(Weights, std::sync::atomic::AtomicU64);
+
+impl ply_search::Evaluator for Counting {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.evaluate(pos)
+    }
+    fn piece_value(&self, piece: Piece) -> i32 {
+        self.0.piece_value(piece)
+    }
+}
+
+/// Cut-off playouts are judged by the evaluation, once each; without a cut-off the
+/// evaluation is never asked.
+#[test]
+fn mcts_cut_off_playouts_ask_the_evaluation() {
+    let rules = rules("jungle.toml");
+    let pos = Position::start(rules.clone());
+    for (cutoff, asked) in [(None, false), (Some(0), true), (Some(6), true)] {
+        let eval = Arc::new(Counting(
+            Weights::material(&rules),
+            std::sync::atomic::AtomicU64::new(0),
+        ));
+        let mut mcts = Mcts::with_eval(
+            MctsConfig {
+                cutoff,
+                ..MctsConfig::default()
+            },
+            eval.clone(),
+        );
+        let info = mcts.search(&pos, &Limits::iterations(500)).unwrap();
+        let calls = eval.1.load(std::sync::atomic::Ordering::Relaxed);
+        if asked {
+            // Every playout but those that ended the game.
+            assert!(calls > 0 && calls <= info.playouts, "{cutoff:?}: {calls}");
+            assert!(calls * 10 >= info.playouts * 9, "{cutoff:?}: {calls}");
+        } else {
+            assert_eq!(calls, 0);
+        }
+    }
+}
