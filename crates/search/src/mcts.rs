@@ -436,9 +436,20 @@ impl Tree {
     }
 
     /// A playout of at most `j.plies` random plies, judged by the evaluation where it stops
-    /// (or by the result, if the game ends): the reward for the first player. The moves are
-    /// taken back with the path's.
+    /// (or by the result, if the game ends): the reward for the first player. The position is
+    /// restored after.
     fn cut_playout(&mut self, pos: &mut Position, j: Judge<'_>) -> Result<f32, SearchError> {
+        let path = self.undos.len();
+        let value = self.judged_playout(pos, j);
+        while self.undos.len() > path {
+            if let Some((m, undo)) = self.undos.pop() {
+                pos.unmake_unchecked(m, undo);
+            }
+        }
+        value
+    }
+
+    fn judged_playout(&mut self, pos: &mut Position, j: Judge<'_>) -> Result<f32, SearchError> {
         for _ in 0..j.plies {
             if pos.decided().is_some() {
                 break;

@@ -459,6 +459,15 @@ fn mcts_cut_off_playouts_follow_the_evaluation() {
     assert_eq!(c.mv, take, "{}", move_text(&rules, &c.mv));
     // The reward is the evaluation's: well above even after winning a pawn.
     assert!(c.value.unwrap().0 > 0.6, "{:?}", c.value);
+    // Jungle, B without elephant, lion and tiger: A's moves look good whether the playouts
+    // stop with A or B to move.
+    let pos = jungle_at("AL5AT/1AD3AC1/AR1AP1AW1AE/7/7/7/2BW1BP1BR/1BC3BD1/7 A");
+    for cutoff in [0, 1, 2, 3] {
+        let spec: EngineSpec = format!("mcts:400,cutoff={cutoff}").parse().unwrap();
+        let mut e = Engine::new(&spec, Arc::new(Weights::material(pos.rules())));
+        let (value, _) = e.choose(&pos).unwrap().value.unwrap();
+        assert!(value > 0.7, "cutoff {cutoff}: {value}");
+    }
 }
 
 /// An evaluation that counts the positions it judged.
