@@ -12,9 +12,7 @@ use crate::engines::{evaluation, line_text, parse_spec, search_error};
 use crate::output::{CliError, CmdResult, Context, print_json, rate};
 use clap::Args;
 use ply_kernel::move_text;
-use ply_search::{
-    AlphaBeta, AlphaBetaConfig, EngineKind, EngineSpec, Limits, Mcts, MctsConfig, parse_duration,
-};
+use ply_search::{AlphaBeta, EngineKind, EngineSpec, Limits, Mcts, MctsConfig, parse_duration};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -73,15 +71,8 @@ pub fn run(args: &AnalyseArgs, cx: &mut Context<'_>) -> CmdResult {
             "`random` does not analyse: use alphabeta or mcts",
         )),
         EngineKind::AlphaBeta => {
-            let mut ab = AlphaBeta::try_new(
-                evaluation(&pack),
-                AlphaBetaConfig {
-                    tt_bits: spec.tt_bits,
-                    quiescence: spec.quiescence,
-                    ..AlphaBetaConfig::default()
-                },
-            )
-            .map_err(CliError::invalid)?;
+            let mut ab = AlphaBeta::try_new(evaluation(&pack), spec.alphabeta_config())
+                .map_err(CliError::invalid)?;
             let mut limits = spec.limits();
             limits.iterations = None;
             let json = args.json;
@@ -143,14 +134,18 @@ pub fn run(args: &AnalyseArgs, cx: &mut Context<'_>) -> CmdResult {
             Ok(())
         }
         EngineKind::Mcts => {
-            let mut mcts = Mcts::new(MctsConfig {
-                exploration: spec.exploration,
-                playout_plies: spec.playout,
-                threads: spec.threads,
-                seed: spec.seed.unwrap_or(0),
-                reuse: true,
-                ..MctsConfig::default()
-            });
+            let mut mcts = Mcts::with_eval(
+                MctsConfig {
+                    exploration: spec.exploration,
+                    playout_plies: spec.playout,
+                    threads: spec.threads,
+                    seed: spec.seed.unwrap_or(0),
+                    reuse: true,
+                    cutoff: spec.cutoff,
+                    ..MctsConfig::default()
+                },
+                evaluation(&pack),
+            );
             let started = Instant::now();
             let total_time = spec.time;
             let total_iterations = spec.iterations;

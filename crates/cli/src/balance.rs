@@ -66,7 +66,7 @@ pub fn run(args: &BalanceArgs, cx: &mut Context<'_>) -> CmdResult {
     let series = Series {
         start: &start,
         specs: [&args.player, &args.player],
-        eval: evaluation(&pack),
+        evals: [evaluation(&pack), evaluation(&pack)],
         games: args.games as usize,
         threads,
         max_plies: args.max_plies,

@@ -17,6 +17,7 @@ use crate::replay::ReplayArgs;
 use crate::script::ScriptArgs;
 use crate::serve::ServeArgs;
 use crate::show::ShowArgs;
+use crate::tune::TuneArgs;
 use crate::validate::ValidateArgs;
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -58,6 +59,8 @@ pub enum Command {
     Match(MatchArgs),
     /// A player against itself: is the variant balanced, do games end, which pieces matter.
     Balance(BalanceArgs),
+    /// Fit a pack's piece values to self-play results (Texel tuning); writes a variant pack.
+    Tune(TuneArgs),
     /// Count move paths to a depth (perft), with time and nodes/s.
     Perft(PerftArgs),
     /// Seeded random games and speed measurements.
@@ -89,6 +92,7 @@ pub fn run(cli: Cli, cx: &mut Context<'_>) -> u8 {
         Command::Analyse(a) => crate::analyse::run(a, cx),
         Command::Match(a) => crate::matches::run(a, cx),
         Command::Balance(a) => crate::balance::run(a, cx),
+        Command::Tune(a) => crate::tune::run(a, cx),
         Command::Perft(a) => crate::perft::run(a, cx),
         Command::Bench(a) => crate::bench::run(a, cx),
         Command::Replay(a) => crate::replay::run(a, cx),

@@ -39,14 +39,19 @@ pub fn bound_series(s: &Series<'_>) -> Result<(), CliError> {
 
 /// The evaluation the engines use for a pack: its `[eval]`, or material by piece count.
 pub fn evaluation(pack: &Pack) -> Arc<dyn Evaluator> {
+    Arc::new(evaluation_weights(pack))
+}
+
+/// [`evaluation`]'s weights.
+pub fn evaluation_weights(pack: &Pack) -> Weights {
     match &pack.eval {
-        None => Arc::new(Weights::material(&pack.rules)),
-        Some(e) => Arc::new(Weights::from_fn(
+        None => Weights::material(&pack.rules),
+        Some(e) => Weights::from_fn(
             &pack.rules,
             |p| e.material[p.code()] as i32,
             |p, c| (e.value(p, c) - e.material[p.code()]) as i32,
             e.mobility as i32,
-        )),
+        ),
     }
 }
 
@@ -119,9 +124,11 @@ pub struct GameResult {
     pub stuck: bool,
     /// Moves made by each kind (by kind index); a placement counts for the kind placed.
     pub moved: Vec<u64>,
-    /// Captures made by each kind.
+    /// Pieces taken by each kind's moves: by landing on them, hopping over them, or by the
+    /// move's effects (custodial captures, flips to the mover's side).
     pub captures: Vec<u64>,
-    /// Pieces of each kind captured.
+    /// Pieces of each kind taken by the other side, however (counted as the pieces of the
+    /// side that did not move that are gone from the board after the move).
     pub captured: Vec<u64>,
     /// The moves, in notation.
     pub moves: Vec<String>,
@@ -137,8 +144,8 @@ pub fn play_game(
     max_plies: u32,
 ) -> Result<GameResult, SearchError> {
     let rules = start.rules().clone();
-    let kinds = rules.core().kind_count();
-    let g = rules.geometry();
+    let core = rules.core();
+    let kinds = core.kind_count();
     let mut game = start.clone();
     let mover0 = game.side_to_move();
     let mut r = GameResult {
@@ -165,29 +172,40 @@ pub fn play_game(
                 let pos = game.position();
                 let kind = |p: Option<ply_kernel::Piece>| p.map(|p| p.kind().index());
                 let moves_a_piece = !m.is_pass() && !m.is_placement();
-                if moves_a_piece && let Some(k) = kind(pos.piece_at(m.from())) {
+                let mover = if moves_a_piece {
+                    kind(pos.piece_at(m.from()))
+                } else {
+                    None
+                };
+                if let Some(k) = mover {
                     r.moved[k] += 1;
-                    if m.is_capture() {
-                        r.captures[k] += 1;
-                    }
                 }
-                if moves_a_piece
-                    && let Some(k) = kind(pos.piece_at(m.to()).filter(|p| p.owner() != side))
-                {
-                    r.captured[k] += 1;
-                }
-                for c in m.hopped(g) {
-                    if let Some(k) = kind(pos.piece_at(c)) {
-                        r.captured[k] += 1;
-                    }
-                }
+                // The other side's pieces before and after, by kind: whatever took them (a
+                // landing, a hop, an effect), those gone were captured.
+                let theirs = |p: &Position, k: KindId| p.count(side.other(), Some(k));
+                let before: Vec<usize> = core.kinds().map(|k| theirs(pos, k)).collect();
                 r.moves.push(move_text(&rules, &m));
                 game.play(m).map_err(|_| SearchError::Stopped)?;
+                let after = game.position();
                 // A placement moves no piece: it counts for the kind placed.
+                let mover = if m.is_placement() {
+                    kind(after.piece_at(m.to()))
+                } else {
+                    mover
+                };
                 if m.is_placement()
-                    && let Some(k) = kind(game.position().piece_at(m.to()))
+                    && let Some(k) = mover
                 {
                     r.moved[k] += 1;
+                }
+                let mut taken = 0;
+                for (i, k) in core.kinds().enumerate() {
+                    let gone = before[i].saturating_sub(theirs(after, k)) as u64;
+                    r.captured[k.index()] += gone;
+                    taken += gone;
+                }
+                if let Some(k) = mover {
+                    r.captures[k] += taken;
                 }
                 r.plies += 1;
             }
@@ -235,8 +253,8 @@ pub struct Series<'a> {
     pub start: &'a Game,
     /// The two players.
     pub specs: [&'a EngineSpec; 2],
-    /// The evaluation.
-    pub eval: Arc<dyn Evaluator>,
+    /// The evaluation of each player (as `specs`).
+    pub evals: [Arc<dyn Evaluator>; 2],
     /// Games.
     pub games: usize,
     /// Games played at once.
@@ -279,10 +297,13 @@ pub fn play_series(s: &Series<'_>, progress: bool) -> Result<Vec<Played>, Search
                     }
                     let first = if s.alternate { i % 2 } else { 0 };
                     let seed = s.seed.wrapping_add(2 * i as u64);
-                    let mut a = Engine::new(&s.specs[first].clone().or_seed(seed), s.eval.clone());
+                    let mut a = Engine::new(
+                        &s.specs[first].clone().or_seed(seed),
+                        s.evals[first].clone(),
+                    );
                     let mut b = Engine::new(
                         &s.specs[1 - first].clone().or_seed(seed + 1),
-                        s.eval.clone(),
+                        s.evals[1 - first].clone(),
                     );
                     let r = play_game(s.start, &mut a, &mut b, s.max_plies)
                         .map(|result| Played { first, result });

@@ -56,4 +56,5 @@ pub mod script;
 pub mod serve;
 pub mod show;
 pub mod stats;
+pub mod tune;
 pub mod validate;

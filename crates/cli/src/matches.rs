@@ -4,7 +4,7 @@
 
 use crate::common::{PackArgs, game_at, load_pack};
 use crate::engines::{
-    Played, Series, bound_series, evaluation, parse_spec, play_series, search_error,
+    Played, Series, bound_series, evaluation, kind_names, parse_spec, play_series, search_error,
 };
 use crate::output::{CliError, CmdResult, Context, print_json};
 use crate::stats::{elo_interval, elo_text, wilson};
@@ -36,6 +36,10 @@ pub struct MatchArgs {
     /// The seed (each game's players are seeded from it and the game's number).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The pack whose `[eval]` player B uses: a variant of the same game (same pieces and
+    /// board), as `ply tune` writes (default: the pack's own).
+    #[arg(long, value_name = "PACK")]
+    pub b_eval: Option<std::path::PathBuf>,
     /// A position string to start every game from (default: the start).
     #[arg(long, value_name = "STR", visible_alias = "fen")]
     pub position: Option<String>,
@@ -119,10 +123,28 @@ pub fn run(args: &MatchArgs, cx: &mut Context<'_>) -> CmdResult {
             "the starting position has no move to play",
         ));
     }
+    let b_eval = match &args.b_eval {
+        None => evaluation(&pack),
+        Some(path) => {
+            let other = load_pack(path, &args.pack.options.set, cx)?;
+            let cells = |r: &ply_kernel::Rules| r.geometry().cells().iter().count();
+            if kind_names(&other.rules) != kind_names(&rules)
+                || cells(&other.rules) != cells(&rules)
+            {
+                return Err(CliError::invalid(format!(
+                    "{} is not a variant of {}: B's evaluation must be for the same pieces on \
+                     the same board",
+                    path.display(),
+                    args.pack.pack.display()
+                )));
+            }
+            evaluation(&other)
+        }
+    };
     let series = Series {
         start: &start,
         specs: [&args.a, &args.b],
-        eval: evaluation(&pack),
+        evals: [evaluation(&pack), b_eval],
         games: args.games as usize,
         threads: args.threads as usize,
         max_plies: args.max_plies,
@@ -142,6 +164,7 @@ pub fn run(args: &MatchArgs, cx: &mut Context<'_>) -> CmdResult {
                 "game": rules.core().name(),
                 "a": args.a.to_string(),
                 "b": args.b.to_string(),
+                "b_eval": args.b_eval.as_ref().map(|p| p.display().to_string()),
                 "games": t.games,
                 "a_wins": t.wins[0],
                 "b_wins": t.wins[1],
@@ -165,10 +188,14 @@ pub fn run(args: &MatchArgs, cx: &mut Context<'_>) -> CmdResult {
     let out = &mut *cx.out;
     writeln!(
         out,
-        "{}: A = {}, B = {}",
+        "{}: A = {}, B = {}{}",
         rules.core().name(),
         args.a,
-        args.b
+        args.b,
+        args.b_eval
+            .as_ref()
+            .map(|p| format!(" (evaluation of {})", p.display()))
+            .unwrap_or_default()
     )?;
     writeln!(
         out,

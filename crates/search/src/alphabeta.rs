@@ -36,6 +36,18 @@ pub struct AlphaBetaConfig {
     /// (two when very late), and again at full depth if they turn out better than the best so
     /// far. Much deeper in the same time; the value is then no longer exactly minimax's.
     pub reductions: bool,
+    /// Aspiration windows: from depth 2, each iteration first searches a window around the
+    /// last iteration's score, widening it (and searching again) when the score falls
+    /// outside. The value is the same as with a full window.
+    pub aspiration: bool,
+    /// Futility pruning near the leaves: in a node that is not on the principal variation, a
+    /// move after the first whose resulting position, judged statically, is no better than
+    /// what the side already has (at one ply from the leaves; at two, by a margin of the most
+    /// valuable piece) is not searched, unless the game is over after it (the opponent left
+    /// without a move included). The static judgement sees every change the move makes
+    /// (captures by effects, flips, promotions included); the value is then no longer exactly
+    /// minimax's.
+    pub futility: bool,
 }
 
 impl Default for AlphaBetaConfig {
@@ -45,6 +57,8 @@ impl Default for AlphaBetaConfig {
             quiescence: true,
             exact_depth: false,
             reductions: true,
+            aspiration: true,
+            futility: true,
         }
     }
 }
@@ -115,6 +129,8 @@ const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 const KILLER: i32 = 1 << 22;
 const HISTORY_MAX: i32 = 1 << 20;
+/// The first aspiration window's half-width, in hundredths of a piece.
+const ASPIRATION: i32 = 30;
 
 /// An alpha-beta searcher. It keeps its table, killers and history between searches (call
 /// [`AlphaBeta::clear`] for a new game).
@@ -138,6 +154,12 @@ pub struct AlphaBeta {
     aborted: bool,
     can_abort: bool,
     error: Option<SearchError>,
+    /// The futility margin two plies from the leaves: the most valuable piece.
+    margin: i32,
+    /// Moves pruned by futility in the current search.
+    pruned: u64,
+    /// Root searches repeated with a wider aspiration window in the current search.
+    researches: u64,
 }
 
 /// An alpha-beta table that could not be allocated.
@@ -214,7 +236,21 @@ impl AlphaBeta {
             aborted: false,
             can_abort: false,
             error: None,
+            margin: 0,
+            pruned: 0,
+            researches: 0,
         })
+    }
+
+    /// The moves futility pruning left unsearched in the last search.
+    pub fn pruned(&self) -> u64 {
+        self.pruned
+    }
+
+    /// The root searches repeated with a wider window in the last search, the score having
+    /// fallen outside the aspiration window.
+    pub fn researches(&self) -> u64 {
+        self.researches
     }
 
     /// Forgets everything learnt: the table, the killers, the history.
@@ -244,6 +280,16 @@ impl AlphaBeta {
         self.aborted = false;
         self.can_abort = false;
         self.error = None;
+        self.pruned = 0;
+        self.researches = 0;
+        self.margin = pos
+            .rules()
+            .core()
+            .all_pieces()
+            .map(|p| self.eval.piece_value(p))
+            .max()
+            .unwrap_or(0)
+            .clamp(0, MAX_EVAL);
         // Age the history so that old games weigh less.
         self.history.iter_mut().for_each(|h| *h /= 8);
 
@@ -260,8 +306,9 @@ impl AlphaBeta {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut best: Option<Info> = None;
+        let mut last: Option<i32> = None;
         for depth in 1..=max_depth {
-            let (score, pv) = self.root(&mut pos, &mut root, depth as i32);
+            let (score, pv) = self.aspirate(&mut pos, &mut root, depth as i32, last);
             if let Some(e) = self.error.take() {
                 return Err(e);
             }
@@ -291,6 +338,7 @@ impl AlphaBeta {
             let done = Score(score)
                 .plies_to_end()
                 .is_some_and(|n| n.unsigned_abs() <= depth);
+            last = Some(score);
             best = Some(info);
             self.can_abort = true;
             if done || self.should_not_deepen() {
@@ -315,9 +363,59 @@ impl AlphaBeta {
         false
     }
 
-    fn root(&mut self, pos: &mut Position, root: &mut [Move], depth: i32) -> (i32, Vec<Move>) {
-        let mut alpha = -INFINITY;
-        let beta = INFINITY;
+    /// One iteration at the root: with aspiration windows, first a window around the last
+    /// iteration's score, widened on the side the score fell out of until it falls inside.
+    fn aspirate(
+        &mut self,
+        pos: &mut Position,
+        root: &mut [Move],
+        depth: i32,
+        last: Option<i32>,
+    ) -> (i32, Vec<Move>) {
+        let Some(centre) = last.filter(|s| self.config.aspiration && s.abs() < PROVEN / 2) else {
+            return self.root(pos, root, depth, -INFINITY, INFINITY);
+        };
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = (centre - delta, centre + delta);
+        loop {
+            let (score, pv) = self.root(pos, root, depth, alpha, beta);
+            if self.aborted || self.error.is_some() {
+                return (score, pv);
+            }
+            if score <= alpha && alpha > -INFINITY {
+                self.researches += 1;
+                delta = delta.saturating_mul(4);
+                alpha = if delta > PROVEN / 4 {
+                    -INFINITY
+                } else {
+                    centre - delta
+                };
+            } else if score >= beta && beta < INFINITY {
+                self.researches += 1;
+                delta = delta.saturating_mul(4);
+                beta = if delta > PROVEN / 4 {
+                    INFINITY
+                } else {
+                    centre + delta
+                };
+            } else {
+                return (score, pv);
+            }
+        }
+    }
+
+    /// One iteration at the root within the window `(alpha, beta)`: the best score (fail-soft:
+    /// at most `alpha` when every move fails low, at least `beta` on a cut) and its line.
+    fn root(
+        &mut self,
+        pos: &mut Position,
+        root: &mut [Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Vec<Move>) {
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
         let mut best_i = 0;
         let mut pv = Vec::new();
         for (i, &m) in root.iter().enumerate() {
@@ -326,7 +424,7 @@ impl AlphaBeta {
                 -self.negamax(pos, depth - 1, -beta, -alpha, 1)
             } else {
                 let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1);
-                if s > alpha && !self.aborted {
+                if s > alpha && s < beta && !self.aborted {
                     -self.negamax(pos, depth - 1, -beta, -alpha, 1)
                 } else {
                     s
@@ -336,23 +434,27 @@ impl AlphaBeta {
             if self.aborted {
                 break;
             }
-            if score > alpha {
-                alpha = score;
+            if score > best {
+                best = score;
                 best_i = i;
                 pv.clear();
                 pv.push(m);
                 pv.extend_from_slice(&self.pv[1]);
             }
+            alpha = alpha.max(score);
             // With one root move searched there is a move to play: the clock may stop the
             // search from now on.
             self.can_abort = true;
+            if alpha >= beta {
+                break;
+            }
         }
         // The best move first for the next iteration; the others keep their order.
         root[..=best_i].rotate_right(1);
-        if !self.aborted {
-            self.store(pos.hash(), depth, 0, alpha, Bound::Exact, Some(root[0]));
+        if !self.aborted && best > alpha0 && best < beta {
+            self.store(pos.hash(), depth, 0, best, Bound::Exact, Some(root[0]));
         }
-        (alpha, pv)
+        (best, pv)
     }
 
     #[inline]
@@ -453,7 +555,8 @@ impl AlphaBeta {
                 let attacker = pos
                     .piece_at(m.from())
                     .map_or(0, |p| self.eval.piece_value(p));
-                CAPTURE + (victims.clamp(0, 1 << 16) << 4) - attacker.clamp(0, 15)
+                // Most valuable victim first, then least valuable attacker.
+                CAPTURE + (victims.clamp(0, 1 << 15) << 8) + 255 - (attacker / 8).clamp(0, 255)
             } else if Some(m) == killers[0] {
                 KILLER + 1
             } else if Some(m) == killers[1] {
@@ -533,10 +636,27 @@ impl AlphaBeta {
         }
         let mut best = -INFINITY;
         let mut best_move = None;
+        let futile = self.config.futility
+            && depth <= 2
+            && beta - alpha == 1
+            && alpha.abs() < PROVEN / 2
+            && beta.abs() < PROVEN / 2;
         for i in 0..n {
             let m = self.pick(ply, i);
             let order = self.buffers[ply][i].0;
             let undo = pos.make_unchecked(m);
+            if futile && i > 0 && pos.status() == Status::ToMove(pos.side_to_move()) {
+                // The position after the move, judged statically: the opponent can at least
+                // keep it (stand pat) one ply from the leaves. A move after which the game is
+                // over (the opponent left without a move included) is searched.
+                let after = -self.evaluate(pos) + if depth == 1 { 0 } else { self.margin };
+                if after <= alpha {
+                    pos.unmake_unchecked(m, undo);
+                    self.pruned += 1;
+                    best = best.max(after);
+                    continue;
+                }
+            }
             let score = if i == 0 {
                 -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
             } else {

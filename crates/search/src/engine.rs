@@ -5,9 +5,12 @@
 //! - `random`: uniformly random legal moves (`random:seed=7`);
 //! - `mcts`: Monte Carlo tree search, 1 s a move; `mcts:0.5s`, `mcts:200ms` (time a move),
 //!   `mcts:20000` (iterations a move), and `threads=N`, `seed=N`, `c=F` (exploration),
-//!   `playout=N` (plies before a playout counts as a draw), `reuse=false`;
+//!   `playout=N` (plies before a playout counts as a draw), `reuse=false`, `cutoff=N` (playouts
+//!   cut off after N plies and judged by the evaluation);
 //! - `alphabeta` (or `ab`): alpha-beta, 1 s a move; `alphabeta:2s`, `alphabeta:depth=6`,
-//!   `nodes=N`, `tt=BITS` (a table of 2^BITS entries; 0 for none), `quiescence=false`.
+//!   `nodes=N`, `tt=BITS` (a table of 2^BITS entries; 0 for none), `quiescence=false`, and
+//!   the search's prunings, each on unless turned off: `futility=false`, `aspiration=false`,
+//!   `reductions=false` (late move reductions).
 //!
 //! A time and a depth (or iterations) may be combined: the first reached stops the search.
 
@@ -59,10 +62,18 @@ pub struct EngineSpec {
     pub playout: u32,
     /// MCTS tree reuse.
     pub reuse: bool,
+    /// MCTS playouts cut off after this many plies and judged by the evaluation.
+    pub cutoff: Option<u32>,
     /// Alpha-beta table size, as a power of two.
     pub tt_bits: u32,
     /// Alpha-beta quiescence.
     pub quiescence: bool,
+    /// Alpha-beta futility pruning ([`AlphaBetaConfig::futility`]).
+    pub futility: bool,
+    /// Alpha-beta aspiration windows ([`AlphaBetaConfig::aspiration`]).
+    pub aspiration: bool,
+    /// Alpha-beta late move reductions ([`AlphaBetaConfig::reductions`]).
+    pub reductions: bool,
 }
 
 /// The most an engine spec may ask for. Every front end holds the specs it is given to caps
@@ -213,8 +224,24 @@ impl EngineSpec {
             exploration: 1.0,
             playout: MctsConfig::default().playout_plies,
             reuse: true,
+            cutoff: None,
             tt_bits: AlphaBetaConfig::default().tt_bits,
             quiescence: true,
+            futility: true,
+            aspiration: true,
+            reductions: true,
+        }
+    }
+
+    /// The alpha-beta searcher's configuration this spec asks for.
+    pub fn alphabeta_config(&self) -> AlphaBetaConfig {
+        AlphaBetaConfig {
+            tt_bits: self.tt_bits,
+            quiescence: self.quiescence,
+            futility: self.futility,
+            aspiration: self.aspiration,
+            reductions: self.reductions,
+            ..AlphaBetaConfig::default()
         }
     }
 
@@ -374,6 +401,18 @@ impl FromStr for EngineSpec {
                         only(EngineKind::AlphaBeta, "quiescence")?;
                         spec.quiescence = flag(value)?;
                     }
+                    "futility" => {
+                        only(EngineKind::AlphaBeta, "futility")?;
+                        spec.futility = flag(value)?;
+                    }
+                    "aspiration" => {
+                        only(EngineKind::AlphaBeta, "aspiration")?;
+                        spec.aspiration = flag(value)?;
+                    }
+                    "reductions" => {
+                        only(EngineKind::AlphaBeta, "reductions")?;
+                        spec.reductions = flag(value)?;
+                    }
                     "iterations" => {
                         only(EngineKind::Mcts, "iterations")?;
                         spec.iterations = Some(int(value, 1, u64::MAX / 2)?);
@@ -390,6 +429,10 @@ impl FromStr for EngineSpec {
                         only(EngineKind::Mcts, "reuse")?;
                         spec.reuse = flag(value)?;
                     }
+                    "cutoff" => {
+                        only(EngineKind::Mcts, "cutoff")?;
+                        spec.cutoff = Some(int(value, 0, 100_000)? as u32);
+                    }
                     "c" => {
                         only(EngineKind::Mcts, "c")?;
                         spec.exploration = match value.trim().parse::<f64>() {
@@ -401,9 +444,12 @@ impl FromStr for EngineSpec {
                         let known = match spec.kind {
                             EngineKind::Random => "seed",
                             EngineKind::Mcts => {
-                                "time, iterations, threads, seed, c, playout, reuse"
+                                "time, iterations, threads, seed, c, playout, reuse, cutoff"
                             }
-                            EngineKind::AlphaBeta => "time, depth, nodes, tt, quiescence",
+                            EngineKind::AlphaBeta => {
+                                "time, depth, nodes, tt, quiescence, futility, aspiration, \
+                                 reductions"
+                            }
                         };
                         return Err(bad(format!("unknown setting `{other}` (known: {known})")));
                     }
@@ -443,11 +489,23 @@ impl fmt::Display for EngineSpec {
         if self.reuse != d.reuse {
             args.push(format!("reuse={}", self.reuse));
         }
+        if let Some(n) = self.cutoff {
+            args.push(format!("cutoff={n}"));
+        }
         if self.tt_bits != d.tt_bits {
             args.push(format!("tt={}", self.tt_bits));
         }
         if self.quiescence != d.quiescence {
             args.push(format!("quiescence={}", self.quiescence));
+        }
+        for (name, on, default) in [
+            ("futility", self.futility, d.futility),
+            ("aspiration", self.aspiration, d.aspiration),
+            ("reductions", self.reductions, d.reductions),
+        ] {
+            if on != default {
+                args.push(format!("{name}={on}"));
+            }
         }
         let name = match self.kind {
             EngineKind::Random => "random",
@@ -518,22 +576,21 @@ impl Engine {
         let seed = spec.seed.unwrap_or(0);
         let inner = match spec.kind {
             EngineKind::Random => Inner::Random(Rng::new(seed)),
-            EngineKind::AlphaBeta => Inner::AlphaBeta(Box::new(AlphaBeta::try_new(
-                eval,
-                AlphaBetaConfig {
-                    tt_bits: spec.tt_bits,
-                    quiescence: spec.quiescence,
-                    ..AlphaBetaConfig::default()
+            EngineKind::AlphaBeta => {
+                Inner::AlphaBeta(Box::new(AlphaBeta::try_new(eval, spec.alphabeta_config())?))
+            }
+            EngineKind::Mcts => Inner::Mcts(Box::new(Mcts::with_eval(
+                MctsConfig {
+                    exploration: spec.exploration,
+                    playout_plies: spec.playout,
+                    threads: spec.threads,
+                    seed,
+                    reuse: spec.reuse,
+                    cutoff: spec.cutoff,
+                    ..MctsConfig::default()
                 },
-            )?)),
-            EngineKind::Mcts => Inner::Mcts(Box::new(Mcts::new(MctsConfig {
-                exploration: spec.exploration,
-                playout_plies: spec.playout,
-                threads: spec.threads,
-                seed,
-                reuse: spec.reuse,
-                ..MctsConfig::default()
-            }))),
+                eval,
+            ))),
         };
         Ok(Engine {
             spec: spec.clone(),

@@ -27,6 +27,7 @@ mod engine;
 pub mod eval;
 pub mod mcts;
 pub mod score;
+pub mod tune;
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig, Info, TableError};
 pub use engine::{

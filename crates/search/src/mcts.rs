@@ -9,8 +9,10 @@
 //! selection never enters a proven losing move when another move remains, and the search stops
 //! as soon as the root is proven.
 
+use crate::eval::{Evaluator, MAX_EVAL};
 use crate::{Limits, SearchError, Stop};
 use ply_kernel::{Move, MoveList, Outcome, Player, Position, Rng, Status, Undo};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How the MCTS searcher is built.
@@ -28,6 +30,10 @@ pub struct MctsConfig {
     pub seed: u64,
     /// Whether the tree is kept from one search to the next when the new position is in it.
     pub reuse: bool,
+    /// Playouts cut off after this many plies and judged by the evaluation (a searcher built
+    /// with one, [`Mcts::with_eval`]): the reward is `σ(evaluation / scale)`, the scale the
+    /// mean value of a piece. `None`: playouts go to the end (or `playout_plies`).
+    pub cutoff: Option<u32>,
 }
 
 impl Default for MctsConfig {
@@ -39,6 +45,7 @@ impl Default for MctsConfig {
             max_nodes: 1 << 20,
             seed: 0,
             reuse: true,
+            cutoff: None,
         }
     }
 }
@@ -148,15 +155,33 @@ impl MctsInfo {
 pub struct Mcts {
     config: MctsConfig,
     trees: Vec<Tree>,
+    eval: Option<Arc<dyn Evaluator>>,
 }
 
-/// The reward of a finished game (or playout) for `player`.
-fn reward(winner: Option<Player>, player: Player) -> f32 {
+/// The reward of a finished game (or playout) for the first player.
+fn first_reward(winner: Option<Player>) -> f32 {
     match winner {
         None => 0.5,
-        Some(w) if w == player => 1.0,
+        Some(w) if w == Player::FIRST => 1.0,
         Some(_) => 0.0,
     }
+}
+
+/// A reward for the first player seen by `player`.
+fn reward(first: f32, player: Player) -> f32 {
+    if player == Player::FIRST {
+        first
+    } else {
+        1.0 - first
+    }
+}
+
+/// How a playout cut off is judged: the evaluation and its scale.
+#[derive(Clone, Copy)]
+struct Judge<'a> {
+    eval: &'a dyn Evaluator,
+    scale: f64,
+    plies: u32,
 }
 
 impl Tree {
@@ -295,7 +320,12 @@ impl Tree {
     }
 
     /// One iteration: select, expand, play out, back up. Returns whether it ran a playout.
-    fn iterate(&mut self, pos: &mut Position, config: &MctsConfig) -> Result<bool, SearchError> {
+    fn iterate(
+        &mut self,
+        pos: &mut Position,
+        config: &MctsConfig,
+        judge: Option<Judge<'_>>,
+    ) -> Result<bool, SearchError> {
         self.path.clear();
         self.undos.clear();
         let mut n = 0u32;
@@ -357,15 +387,16 @@ impl Tree {
             }
         }
         let played = winner.is_none();
-        let winner = match winner {
-            Some(w) => w,
-            None => {
+        let first = match (winner, judge) {
+            (Some(w), _) => first_reward(w),
+            (None, Some(j)) => self.cut_playout(pos, j)?,
+            (None, None) => {
                 let rng = &mut self.rng;
                 let p = pos.playout(&mut |k| rng.below(k), config.playout_plies)?;
-                match p.outcome {
+                first_reward(match p.outcome {
                     Some(Outcome::Win(w)) => Some(w),
                     _ => None,
-                }
+                })
             }
         };
         // Back up the reward, from the leaf to the root, with the side that moved into each
@@ -376,7 +407,7 @@ impl Tree {
             let id = self.path[i];
             let node = &mut self.nodes[id as usize];
             node.visits += 1;
-            node.reward += reward(winner, mover);
+            node.reward += reward(first, mover);
             if proving && i + 1 < self.path.len() {
                 let child = self.nodes[self.path[i + 1] as usize].proof;
                 proving = match child {
@@ -402,6 +433,44 @@ impl Tree {
             pos.unmake_unchecked(m, undo);
         }
         Ok(played)
+    }
+
+    /// A playout of at most `j.plies` random plies, judged by the evaluation where it stops
+    /// (or by the result, if the game ends): the reward for the first player. The position is
+    /// restored after.
+    fn cut_playout(&mut self, pos: &mut Position, j: Judge<'_>) -> Result<f32, SearchError> {
+        let path = self.undos.len();
+        let value = self.judged_playout(pos, j);
+        while self.undos.len() > path {
+            if let Some((m, undo)) = self.undos.pop() {
+                pos.unmake_unchecked(m, undo);
+            }
+        }
+        value
+    }
+
+    fn judged_playout(&mut self, pos: &mut Position, j: Judge<'_>) -> Result<f32, SearchError> {
+        for _ in 0..j.plies {
+            if pos.decided().is_some() {
+                break;
+            }
+            pos.legal_moves_into(&mut self.list)?;
+            let Some(m) = self.list.get(self.rng.below(self.list.len())) else {
+                break;
+            };
+            let undo = pos.make_unchecked(m);
+            self.undos.push((m, undo));
+        }
+        let side = pos.side_to_move();
+        Ok(match pos.status() {
+            Status::Over(Outcome::Win(w)) => first_reward(Some(w)),
+            Status::Over(Outcome::Draw) | Status::Stuck(_) => 0.5,
+            Status::ToMove(_) => {
+                let e = j.eval.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL) as f64;
+                let p = (1.0 / (1.0 + (-e / j.scale).exp())) as f32;
+                reward(p, side)
+            }
+        })
     }
 
     fn root_stats(&self) -> Vec<MoveStats> {
@@ -455,6 +524,7 @@ impl Tree {
         iterations: Option<u64>,
         deadline: Option<Instant>,
         stop: Option<&Stop>,
+        judge: Option<Judge<'_>>,
     ) -> Result<(u64, u64), SearchError> {
         let mut pos = pos.clone();
         let (mut done, mut playouts) = (0u64, 0u64);
@@ -467,7 +537,7 @@ impl Tree {
             {
                 break;
             }
-            if self.iterate(&mut pos, config)? {
+            if self.iterate(&mut pos, config, judge)? {
                 playouts += 1;
             }
             done += 1;
@@ -483,7 +553,20 @@ impl Mcts {
         let trees = (0..threads as u64)
             .map(|i| Tree::new(config.seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
             .collect();
-        Mcts { config, trees }
+        Mcts {
+            config,
+            trees,
+            eval: None,
+        }
+    }
+
+    /// A searcher whose playouts, with [`MctsConfig::cutoff`], are cut off and judged by
+    /// `eval`.
+    pub fn with_eval(config: MctsConfig, eval: Arc<dyn Evaluator>) -> Mcts {
+        Mcts {
+            eval: Some(eval),
+            ..Mcts::new(config)
+        }
     }
 
     /// The configuration.
@@ -523,8 +606,26 @@ impl Mcts {
         }
         let config = &self.config;
         let stop = limits.stop.as_ref();
+        let judge = match (config.cutoff, &self.eval) {
+            (Some(plies), Some(eval)) => {
+                let values: Vec<i32> = pos
+                    .rules()
+                    .core()
+                    .all_pieces()
+                    .map(|p| eval.piece_value(p).abs())
+                    .collect();
+                let mean =
+                    values.iter().map(|&v| v as f64).sum::<f64>() / values.len().max(1) as f64;
+                Some(Judge {
+                    eval: eval.as_ref(),
+                    scale: mean.max(1.0),
+                    plies,
+                })
+            }
+            _ => None,
+        };
         let results: Vec<Result<(u64, u64), SearchError>> = if threads == 1 {
-            vec![self.trees[0].run(pos, config, iterations, deadline, stop)]
+            vec![self.trees[0].run(pos, config, iterations, deadline, stop, judge)]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = self
@@ -535,7 +636,7 @@ impl Mcts {
                         // The iterations shared out, the first trees taking the remainder.
                         let share =
                             iterations.map(|n| n / threads + u64::from((i as u64) < n % threads));
-                        s.spawn(move || t.run(pos, config, share, deadline, stop))
+                        s.spawn(move || t.run(pos, config, share, deadline, stop, judge))
                     })
                     .collect();
                 handles

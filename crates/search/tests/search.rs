@@ -56,6 +56,8 @@ fn searcher(rules: &Rules, tt_bits: u32, quiescence: bool, exact_depth: bool) ->
             quiescence,
             exact_depth,
             reductions: false,
+            aspiration: true,
+            futility: false,
         },
     )
 }
@@ -253,6 +255,11 @@ fn specs_read_and_print() {
         ("alphabeta:depth=6", "alphabeta:depth=6"),
         ("ab:500ms,depth=8", "alphabeta:500ms,depth=8"),
         ("random:seed=3", "random"),
+        (
+            "ab:depth=4,futility=off,aspiration=no,reductions=false",
+            "alphabeta:depth=4,futility=false,aspiration=false,reductions=false",
+        ),
+        ("ab:futility=true", "alphabeta"),
     ] {
         let spec: EngineSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(spec.to_string(), canonical);
@@ -278,6 +285,8 @@ fn specs_read_and_print() {
         "mcts:threads=0",
         "mcts:",
         "mcts:1s,",
+        "mcts:futility=false",
+        "alphabeta:aspiration=maybe",
         "random:1s",
         "minimax",
         "",
@@ -287,6 +296,220 @@ fn specs_read_and_print() {
         assert!(!text.is_empty());
         if let SpecError::Argument { spec, .. } = &e {
             assert_eq!(spec, bad.trim());
+        }
+    }
+}
+
+/// A searcher with every pruning of the default configuration.
+fn pruning(rules: &Rules) -> AlphaBeta {
+    AlphaBeta::new(
+        Arc::new(Weights::material(rules)),
+        AlphaBetaConfig {
+            tt_bits: 18,
+            ..AlphaBetaConfig::default()
+        },
+    )
+}
+
+/// Futility pruning never prunes a move that ends the game: the forced wins of the tests
+/// above are found by the default searcher, at the same distance, with futility on.
+#[test]
+fn futility_keeps_game_ending_moves() {
+    for (text, plies, first) in [
+        ("6BR/7/7/7/7/7/7/3AD3/7 A", 1, "d2-d1"),
+        ("6BR/7/7/7/7/7/3AD3/7/7 A", 3, "d3-d2"),
+        ("6BR/7/7/7/7/3AD3/7/7/7 A", 5, "d4-d3"),
+    ] {
+        let pos = jungle_at(text);
+        for depth in [2, 3, 4, 8] {
+            if depth < plies {
+                continue;
+            }
+            let mut ab = pruning(pos.rules());
+            let info = ab.search(&pos, &Limits::depth(depth), &mut |_| {}).unwrap();
+            assert_eq!(
+                info.score,
+                Score(WIN - plies as i32),
+                "{text} depth {depth}"
+            );
+            assert_eq!(move_text(pos.rules(), &info.pv[0]), first, "{text}");
+        }
+    }
+    // A mate by a quiet move one ply from the leaves (the opponent left without a move, which
+    // no move decides by itself): two rooks, Ra7 then Rb8, found at depth 3 and more.
+    let chess = rules("chess.toml");
+    let pos = Position::from_position_string(chess, "7k/8/8/8/8/8/1R6/R3K3 w - - 0 1").unwrap();
+    for depth in [3, 4, 5] {
+        let info = pruning(pos.rules())
+            .search(&pos, &Limits::depth(depth), &mut |_| {})
+            .unwrap();
+        assert_eq!(info.score, Score(WIN - 3), "depth {depth}");
+    }
+    let pos = jungle_at("6BR/7/7/7/7/7/7/3AD3/7 B");
+    let info = pruning(pos.rules())
+        .search(&pos, &Limits::depth(6), &mut |_| {})
+        .unwrap();
+    assert_eq!(info.score, Score(-(WIN - 2)));
+}
+
+/// Futility prunes: from the same positions, the searcher with it visits fewer positions to
+/// the same depth than without it, and it reports the moves it left.
+#[test]
+fn futility_prunes_and_saves_positions() {
+    for pack in ["jungle.toml", "breakthrough.toml", "chess.toml"] {
+        let rules = rules(pack);
+        let (mut with, mut without) = (0, 0);
+        let mut pruned = 0;
+        for pos in sample_positions(&rules, 3, 4, 6) {
+            let mut on = pruning(&rules);
+            with += on
+                .search(&pos, &Limits::depth(5), &mut |_| {})
+                .unwrap()
+                .nodes;
+            pruned += on.pruned();
+            let mut off = AlphaBeta::new(
+                Arc::new(Weights::material(&rules)),
+                AlphaBetaConfig {
+                    tt_bits: 18,
+                    futility: false,
+                    ..AlphaBetaConfig::default()
+                },
+            );
+            without += off
+                .search(&pos, &Limits::depth(5), &mut |_| {})
+                .unwrap()
+                .nodes;
+            assert_eq!(off.pruned(), 0);
+        }
+        assert!(pruned > 0, "{pack}: nothing pruned");
+        assert!(
+            with < without,
+            "{pack}: {with} positions with futility, {without} without"
+        );
+    }
+}
+
+/// Aspiration windows change no value: with an evaluation that varies from cell to cell (so
+/// that scores move between iterations and windows are missed), the searcher with windows
+/// gives the score of the one without, at every depth, and did search again.
+#[test]
+fn aspiration_windows_change_no_value() {
+    let mut researches = 0;
+    for pack in ["jungle.toml", "breakthrough.toml", "checkers.toml"] {
+        let rules = rules(pack);
+        let noisy = Arc::new(Weights::from_fn(
+            &rules,
+            |_| 100,
+            |p, c| ((p.code() * 31 + c.index() * 17) % 97) as i32 - 48,
+            0,
+        ));
+        for pos in sample_positions(&rules, 21, 4, 5) {
+            for depth in 1..=4 {
+                let mut got = Vec::new();
+                for aspiration in [false, true] {
+                    let mut ab = AlphaBeta::new(
+                        noisy.clone(),
+                        AlphaBetaConfig {
+                            tt_bits: 0,
+                            quiescence: true,
+                            exact_depth: false,
+                            reductions: false,
+                            aspiration,
+                            futility: false,
+                        },
+                    );
+                    let info = ab.search(&pos, &Limits::depth(depth), &mut |_| {}).unwrap();
+                    researches += ab.researches();
+                    got.push(info.score);
+                }
+                assert_eq!(
+                    got[0],
+                    got[1],
+                    "{pack} depth {depth}: {}",
+                    pos.to_position_string()
+                );
+            }
+        }
+    }
+    assert!(researches > 0, "no window was missed");
+}
+
+/// MCTS with playouts cut off and judged by the evaluation: with an evaluation that counts a
+/// piece as worth a great deal, a free capture is taken at once (uniform random playouts to
+/// the end see little difference), and the spec reads and prints `cutoff=N`.
+#[test]
+fn mcts_cut_off_playouts_follow_the_evaluation() {
+    let spec: EngineSpec = "mcts:300,cutoff=2".parse().unwrap();
+    assert_eq!(spec.cutoff, Some(2));
+    assert_eq!(spec.to_string(), "mcts:300,cutoff=2");
+    assert!("alphabeta:cutoff=2".parse::<EngineSpec>().is_err());
+    // Breakthrough: White's pawn on d5 can take the black pawn on e6 (nothing recaptures).
+    let rules = rules("breakthrough.toml");
+    let pos =
+        Position::from_position_string(rules.clone(), "8/BP7/4BP3/3WP4/8/8/7WP/8 WHITE").unwrap();
+    let take = pos
+        .legal_moves()
+        .unwrap()
+        .iter()
+        .find(|m| m.is_capture())
+        .expect("a capture");
+    let eval = Arc::new(Weights::material(&rules));
+    let mut cut = Engine::new(&spec.clone().or_seed(1), eval.clone());
+    let c = cut.choose(&pos).unwrap();
+    assert_eq!(c.mv, take, "{}", move_text(&rules, &c.mv));
+    // The reward is the evaluation's: well above even after winning a pawn.
+    assert!(c.value.unwrap().0 > 0.6, "{:?}", c.value);
+    // Jungle, B without elephant, lion and tiger: A's moves look good whether the playouts
+    // stop with A or B to move.
+    let pos = jungle_at("AL5AT/1AD3AC1/AR1AP1AW1AE/7/7/7/2BW1BP1BR/1BC3BD1/7 A");
+    for cutoff in [0, 1, 2, 3] {
+        let spec: EngineSpec = format!("mcts:400,cutoff={cutoff}").parse().unwrap();
+        let mut e = Engine::new(&spec, Arc::new(Weights::material(pos.rules())));
+        let (value, _) = e.choose(&pos).unwrap().value.unwrap();
+        assert!(value > 0.7, "cutoff {cutoff}: {value}");
+    }
+}
+
+/// An evaluation that counts the positions it judged.
+#[derive(Debug)]
+struct Counting(Weights, std::sync::atomic::AtomicU64);
+
+impl ply_search::Evaluator for Counting {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.evaluate(pos)
+    }
+    fn piece_value(&self, piece: Piece) -> i32 {
+        self.0.piece_value(piece)
+    }
+}
+
+/// Cut-off playouts are judged by the evaluation, once each; without a cut-off the
+/// evaluation is never asked.
+#[test]
+fn mcts_cut_off_playouts_ask_the_evaluation() {
+    let rules = rules("jungle.toml");
+    let pos = Position::start(rules.clone());
+    for (cutoff, asked) in [(None, false), (Some(0), true), (Some(6), true)] {
+        let eval = Arc::new(Counting(
+            Weights::material(&rules),
+            std::sync::atomic::AtomicU64::new(0),
+        ));
+        let mut mcts = Mcts::with_eval(
+            MctsConfig {
+                cutoff,
+                ..MctsConfig::default()
+            },
+            eval.clone(),
+        );
+        let info = mcts.search(&pos, &Limits::iterations(500)).unwrap();
+        let calls = eval.1.load(std::sync::atomic::Ordering::Relaxed);
+        if asked {
+            // Every playout but those that ended the game.
+            assert!(calls > 0 && calls <= info.playouts, "{cutoff:?}: {calls}");
+            assert!(calls * 10 >= info.playouts * 9, "{cutoff:?}: {calls}");
+        } else {
+            assert_eq!(calls, 0);
         }
     }
 }
