@@ -121,24 +121,9 @@ impl State {
                 EffectKind::Custodial => {
                     // A run of `run.0..=run.1` enemy pieces, closed by a hostile cell.
                     let (least, most) = (usize::from(e.run.0), usize::from(e.run.1));
-                    let mut run: ArrayVec<Cell, { crate::cell::LINE_CELLS }> = ArrayVec::new();
-                    run.push(a);
-                    let mut cur = a;
-                    let closed = loop {
-                        let Some(next) = g.neighbour(cur, d) else {
-                            break false;
-                        };
-                        let occ = at(next);
-                        if enemy(occ) && target_ok(e, mover, occ, next) {
-                            if run.len() == most || run.try_push(next).is_err() {
-                                break false;
-                            }
-                            cur = next;
-                            continue;
-                        }
-                        break hostile(e, mover, victim, next, occ);
-                    };
-                    if closed && run.len() >= least {
+                    if let Some(run) = closed_run(g, e, (mover, victim), a, d, most, at)
+                        && run.len() >= least
+                    {
                         for c in run {
                             push(out, c, 0);
                         }
@@ -156,24 +141,9 @@ impl State {
                     }
                 }
                 EffectKind::Flip => {
-                    let mut run: ArrayVec<Cell, { crate::cell::LINE_CELLS }> = ArrayVec::new();
-                    run.push(a);
-                    let mut cur = a;
-                    let closed = loop {
-                        let Some(next) = g.neighbour(cur, d) else {
-                            break false;
-                        };
-                        let occ = at(next);
-                        if enemy(occ) && target_ok(e, mover, occ, next) {
-                            if run.try_push(next).is_err() {
-                                break false;
-                            }
-                            cur = next;
-                            continue;
-                        }
-                        break hostile(e, mover, victim, next, occ);
-                    };
-                    if closed {
+                    if let Some(run) =
+                        closed_run(g, e, (mover, victim), a, d, crate::cell::LINE_CELLS, at)
+                    {
                         for c in run {
                             let code = at(c);
                             push(out, c, Piece::new(Piece(code).kind(), side).0);
@@ -225,6 +195,37 @@ impl State {
     }
 }
 
+/// The run of enemy pieces (that the effect's `target` allows) starting on `a` and going on
+/// in direction `d`, if a hostile cell closes it within `most` pieces: what a flip turns and a
+/// custodial capture of a run takes.
+#[inline(always)]
+fn closed_run<F: Fn(Cell) -> u8>(
+    g: &crate::geometry::Geometry,
+    e: &CompiledEffect,
+    (mover, victim): (u8, u8),
+    a: Cell,
+    d: crate::geometry::Dir,
+    most: usize,
+    at: &F,
+) -> Option<ArrayVec<Cell, { crate::cell::LINE_CELLS }>> {
+    let side = Piece(mover).owner();
+    let mut run: ArrayVec<Cell, { crate::cell::LINE_CELLS }> = ArrayVec::new();
+    run.push(a);
+    let mut cur = a;
+    loop {
+        let next = g.neighbour(cur, d)?;
+        let occ = at(next);
+        if occ != 0 && Piece(occ).owner() != side && target_ok(e, mover, occ, next) {
+            if run.len() == most || run.try_push(next).is_err() {
+                return None;
+            }
+            cur = next;
+            continue;
+        }
+        return hostile(e, mover, victim, next, occ).then_some(run);
+    }
+}
+
 /// The enemy group through `a` (pieces of `owner` joined through the effect's directions),
 /// taken when no cell next to it is empty; once, however many directions reach it. Out of
 /// line: the packs whose effects work on lines do not pay for it.
@@ -241,24 +242,23 @@ fn take_group<F: Fn(Cell) -> u8>(
     if out.iter().any(|(c, _)| *c == a) {
         return;
     }
-    let mut seen = crate::cell::CellSet::EMPTY;
-    seen.insert(a);
-    let mut todo = seen;
-    while let Some(c) = todo.iter().next() {
-        todo.remove(c);
-        for d in e.dirs.iter() {
-            let Some(n) = g.neighbour(c, d) else {
-                continue;
-            };
-            let occ = at(n);
-            if occ == 0 {
-                return;
-            }
-            if Piece(occ).owner() == owner && !seen.contains(n) {
-                seen.insert(n);
-                todo.insert(n);
-            }
-        }
+    let mut seed = crate::cell::CellSet::EMPTY;
+    seed.insert(a);
+    let mine = |n: Cell| {
+        let occ = at(n);
+        occ != 0 && Piece(occ).owner() == owner
+    };
+    // The membership test cannot fail: no piece is missing here.
+    let Ok(seen) = crate::groups::flood(g, seed, e.dirs, |n| Ok(mine(n))) else {
+        return;
+    };
+    let free = seen.iter().any(|c| {
+        e.dirs
+            .iter()
+            .any(|d| g.neighbour(c, d).is_some_and(|n| at(n) == 0))
+    });
+    if free {
+        return;
     }
     for c in seen.iter() {
         push(out, c, 0);
