@@ -179,6 +179,19 @@ fn on_line(b: &Board, (r1, c1): (usize, usize), (r2, c2): (usize, usize)) -> usi
     n
 }
 
+/// The pieces of `who` met walking from (r, c) in each of `dirs` to the edge, (r, c) not counted.
+fn along(b: &Board, (r, c): (usize, usize), who: u8, dirs: &[usize]) -> usize {
+    let mut n = 0;
+    for &d in dirs {
+        let mut cur = (r, c);
+        while let Some(x) = next(cur.0, cur.1, d) {
+            n += usize::from(b[x.0][x.1] == who);
+            cur = x;
+        }
+    }
+    n
+}
+
 /// The cells where the kernel lets the side to move place, against `expected(board, side, r, c)`.
 fn compare(
     condition: &str,
@@ -268,6 +281,22 @@ fn liberties_count_the_empty_cells_around_a_group() {
         |b, _, r, c| liberties(b, next(r, c, 3), ALL) >= 3,
         50,
         7,
+    );
+}
+
+#[test]
+fn along_counts_a_players_pieces_on_the_rays_from_a_cell() {
+    compare(
+        "along(cell, n + s, player) == 0",
+        |b, s, r, c| along(b, (r, c), s, &[0, 4]) == 0,
+        30,
+        10,
+    );
+    compare(
+        "along(cell, e + ne + sw, opponent, S) == 2",
+        |b, s, r, c| along(b, (r, c), 3 - s, &[2, 1, 5]) == 2,
+        40,
+        11,
     );
 }
 

@@ -144,6 +144,11 @@ pub const CONSTRUCTS: &[&str] = &[
     "promotion",
     "promotion choice",
     "promotion ends_move false",
+    "promotion optional",
+    "promotion on leaving",
+    "promotion forced",
+    "leap directions",
+    "along",
     "compound",
     "leaves ghost",
     "takes ghost",
@@ -693,7 +698,12 @@ impl Gen<'_> {
                 "empty(neighbour(from, e)) or to in z",
                 "distance(from, to) == on_line(from, to)",
                 "adjacent(to, all, opponent) <= 1",
+                "along(to, n + s, player) <= 1",
+                "along(from, orthogonal, opponent) >= 1",
             ]);
+            if c.starts_with("along") {
+                self.note("along");
+            }
             format!(" when {c}")
         } else {
             self.note("when (static)");
@@ -901,9 +911,19 @@ impl Gen<'_> {
         } else {
             String::new()
         };
+        // Off the lines, every image heads along its longer side, orthogonally: any
+        // orthogonal directions keep some of them.
+        let heads = if !on_line && self.d.chance(30) {
+            self.note("leap directions");
+            self.d
+                .pick(&[" n", " s, e", " w + n", " e, w", " n, s"])
+                .to_string()
+        } else {
+            String::new()
+        };
         let when = self.when(k, mode == " quiet");
         k.moves
-            .push(format!("leap ({a}, {b}){mode}{ghost}{unless}{when}"));
+            .push(format!("leap ({a}, {b}){heads}{mode}{ghost}{unless}{when}"));
         self.note("leap");
     }
 
@@ -1055,8 +1075,21 @@ impl Gen<'_> {
             } else {
                 ""
             };
+            let mut by_move = String::new();
+            if self.d.chance(40) {
+                self.note("promotion optional");
+                by_move.push_str(", optional = true");
+                if self.d.chance(40) {
+                    self.note("promotion forced");
+                    by_move.push_str(", forced = \"z\"");
+                }
+            }
+            if self.d.chance(30) {
+                self.note("promotion on leaving");
+                by_move.push_str(", on_leaving = true");
+            }
             self.note("promotion");
-            self.kinds[i].promote = Some(format!("{{ to = {to}, zone = \"far\"{ends} }}"));
+            self.kinds[i].promote = Some(format!("{{ to = {to}, zone = \"far\"{ends}{by_move} }}"));
         }
     }
 

@@ -133,6 +133,9 @@ pub fn summary(pack: &Pack) -> String {
         for text in rules.patterns_of(k) {
             let _ = writeln!(out, "  {:<width$}     - {}", "", text);
         }
+        for text in promotion_and_hand(rules, k) {
+            let _ = writeln!(out, "  {:<width$}     {}", "", text);
+        }
     }
 
     if !core.zones().is_empty() {
@@ -295,4 +298,43 @@ pub fn summary(pack: &Pack) -> String {
         }
     }
     out
+}
+
+/// What becomes of a piece of `k`: its promotion as the pack states it, and the hand it goes to
+/// when captured.
+fn promotion_and_hand(rules: &ply_kernel::Rules, k: ply_kernel::KindId) -> Vec<String> {
+    let zone = |z: usize| {
+        rules
+            .core()
+            .zones()
+            .get(z)
+            .map_or("?", |z| z.name.as_str())
+            .to_string()
+    };
+    let mut lines = Vec::new();
+    if let Some(p) = rules.promotion(k) {
+        let kinds: Vec<&str> = p
+            .kinds()
+            .into_iter()
+            .map(|to| rules.kind_name(to))
+            .collect();
+        let mut text = format!("promotes in {} to {}", zone(p.zone), kinds.join(" or "));
+        if p.on_leaving {
+            text.push_str(", on entering or leaving it");
+        }
+        if p.optional {
+            text.push_str(", if the player chooses");
+            if let Some(f) = p.forced {
+                text.push_str(&format!(" (always in {})", zone(f)));
+            }
+        }
+        lines.push(text);
+    }
+    if let Some(h) = rules.to_hand(k) {
+        lines.push(format!(
+            "captured: to the captor's hand as {}",
+            rules.kind_name(h)
+        ));
+    }
+    lines
 }

@@ -179,6 +179,11 @@ pub enum Expr {
     Liberties(Box<Expr>, DirSet),
     /// How many cells next to a cell (through the directions) hold a piece of a player.
     Adjacent(Box<Expr>, DirSet, Box<Expr>),
+    /// How many pieces of a player (of one kind, if given) stand on the cells reached from a
+    /// cell by walking in each of the directions to the edge of the board, the cell itself not
+    /// counted. (The cell and the player boxed together, so that this rare node does not make
+    /// every node larger.)
+    Along(Box<(Expr, Expr)>, DirSet, Option<KindId>),
     /// The king's distance between two cells.
     Distance(Box<Expr>, Box<Expr>),
     /// The number of pieces on the whole line through two cells (0 if they share none).
@@ -386,6 +391,10 @@ impl Expr {
                 f(a);
                 f(b);
             }
+            Along(cp, _, _) => {
+                f(&cp.0);
+                f(&cp.1);
+            }
             If(a, b, c) => {
                 f(a);
                 f(b);
@@ -458,6 +467,7 @@ impl Expr {
                 .fold(c.0.deps(), |d, x| d.or(x.deps()))
                 .or(Deps::POSITION),
             Adjacent(c, _, p) | OnLine(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
+            Along(cp, _, _) => cp.0.deps().or(cp.1.deps()).or(Deps::POSITION),
             // A distance is arithmetic on cells.
             Distance(a, b) => a.deps().or(b.deps()).or(Deps::CELL_IDENTITY),
             Bin(op, a, b) => {
@@ -612,6 +622,18 @@ impl Expr {
                     c,
                     *dirs,
                     p,
+                )?)
+            }
+            Along(cp, dirs, kind) => {
+                let c = cell(cp.0.eval(core, env)?)?;
+                let p = player(cp.1.eval(core, env)?)?;
+                Value::Int(groups::along(
+                    core.geometry(),
+                    &|x| env.piece_at(x),
+                    c,
+                    *dirs,
+                    p,
+                    *kind,
                 )?)
             }
             Distance(a, b) => {

@@ -115,6 +115,30 @@ pub(crate) fn adjacent(
     Ok(n)
 }
 
+/// How many pieces of `player` (of `kind`, if given) stand on the cells met walking from `c`
+/// in each of the directions to the edge of the board, `c` itself not counted.
+pub(crate) fn along(
+    g: &Geometry,
+    at: &dyn Fn(Cell) -> Result<Option<Piece>, EvalError>,
+    c: Cell,
+    dirs: DirSet,
+    player: Player,
+    kind: Option<crate::piece::KindId>,
+) -> Result<i64, EvalError> {
+    let mut n = 0;
+    for d in dirs.iter() {
+        let mut cur = c;
+        while let Some(next) = g.neighbour(cur, d) {
+            if at(next)?.is_some_and(|p| p.owner() == player && kind.is_none_or(|k| p.kind() == k))
+            {
+                n += 1;
+            }
+            cur = next;
+        }
+    }
+    Ok(n)
+}
+
 /// The number of pieces on the whole line (row, column or diagonal) through `a` and `b`, or 0
 /// when they are the same cell or share no line.
 pub(crate) fn on_line(

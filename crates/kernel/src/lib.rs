@@ -112,5 +112,6 @@ pub use position::{Playout, Position, Undo};
 pub use reason::{PatternId, Reason, RuleId, Section};
 pub use rng::Rng;
 pub use rules::{MAX_REPETITION_LOOKBACK, Rules};
+pub use shapes::leap_images_towards;
 pub use spec::{RulesError, RulesSpec};
 pub use status::{EndReason, Outcome, Status};

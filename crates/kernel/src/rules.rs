@@ -88,6 +88,9 @@ pub struct Rules {
     pub(crate) to_hand: Vec<Option<KindId>>,
     /// Some kind's captured pieces go to the captor's hand.
     pub(crate) hands: bool,
+    /// By kind: its promotion as the pack states it (for descriptions; play reads the
+    /// promotion tables and [`crate::construct::choice`]).
+    pub(crate) promotions: Vec<Option<crate::spec::Promotion>>,
     /// The game has placements, passes, second parts, effects, a limited supply or a winner
     /// read from the position: generation and make take the general path.
     pub(crate) general: bool,
@@ -168,6 +171,16 @@ impl Rules {
     /// How many pieces of a kind each player has in hand at the start, to place; `None` for
     /// an unlimited supply (or a kind that is never placed).
     pub fn supply(&self, kind: KindId) -> Option<u16> {
+        self.supply_of(kind)
+    }
+
+    /// How a piece of `kind` promotes, as the pack states it (the kinds, the zone, whether
+    /// the player may decline, on leaving the zone, where it is forced), if it does.
+    pub fn promotion(&self, kind: KindId) -> Option<&crate::spec::Promotion> {
+        self.promotions.get(kind.index()).and_then(Option::as_ref)
+    }
+
+    fn supply_of(&self, kind: KindId) -> Option<u16> {
         self.supply.get(kind.index()).copied().flatten()
     }
 

@@ -3,7 +3,7 @@
 
 use crate::cell::Cell;
 use crate::facts::Core;
-use crate::geometry::{Dir, Geometry};
+use crate::geometry::{Dir, DirSet, Geometry};
 use crate::spec::Pattern;
 use crate::tables::Shape;
 
@@ -35,6 +35,30 @@ pub(crate) fn leap_image(a: u8, b: u8, i: u8) -> Option<(i64, i64)> {
     };
     let mine = image(i);
     ((0..i).all(|j| image(j) != mine) && mine != (0, 0)).then_some(mine)
+}
+
+/// The images of a leap by `(a, b)` (as numbered by the directions of a move's set) whose
+/// heading is one of `towards`: the heading of an image is one step along its longer side,
+/// diagonally when both sides are equal (the direction of its leg). `leap (2, 1) forward` is a
+/// knight that only leaps forward.
+pub fn leap_images_towards(a: u8, b: u8, towards: DirSet) -> DirSet {
+    let mut images = 0u8;
+    for i in 0..8u8 {
+        let Some((dr, dc)) = leap_image(a, b, i) else {
+            continue;
+        };
+        let (ar, ac) = (dr.abs(), dc.abs());
+        let heading = (
+            if ar >= ac { dr.signum() } else { 0 },
+            if ac >= ar { dc.signum() } else { 0 },
+        );
+        if Dir::ALL.into_iter().any(|d| {
+            towards.contains(d) && (i64::from(d.delta().0), i64::from(d.delta().1)) == heading
+        }) {
+            images |= 1 << i;
+        }
+    }
+    DirSet(images)
 }
 
 /// The leg of a leap by `(dr, dc)`: one step along the longer side, diagonally when both are

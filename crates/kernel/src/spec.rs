@@ -205,6 +205,15 @@ pub struct Promotion {
     pub zone: usize,
     /// Whether reaching the zone ends a hop chain there.
     pub ends_chain: bool,
+    /// Whether the player may decline: the move is there both with and without the
+    /// promotion (the one without it written plainly, the other with `=` and the kind).
+    pub optional: bool,
+    /// Whether a move that starts in the zone promotes too, wherever it ends (a move that
+    /// leaves the zone).
+    pub on_leaving: bool,
+    /// A zone (for an owned zone, the owner's part) where an optional promotion is not
+    /// optional: a move ending there always promotes.
+    pub forced: Option<usize>,
 }
 
 /// A move of two pieces at once, both unmoved: the mover goes to its cell and the partner,
@@ -464,6 +473,25 @@ impl Promotion {
             choices: Vec::new(),
             zone,
             ends_chain: false,
+            optional: false,
+            on_leaving: false,
+            forced: None,
+        }
+    }
+
+    /// Whether the move itself says whether and into what the piece promotes (a choice of
+    /// kinds, an optional promotion, or one on leaving the zone), rather than the table of
+    /// arrivals.
+    pub fn by_move(&self) -> bool {
+        self.choices.len() > 1 || self.optional || self.on_leaving
+    }
+
+    /// The kinds the piece may become: the choices, or `to` alone.
+    pub fn kinds(&self) -> Vec<KindId> {
+        if self.choices.is_empty() {
+            vec![self.to]
+        } else {
+            self.choices.clone()
         }
     }
 }

@@ -29,8 +29,8 @@ pub const PATTERN_FORMS: &[PatternForm] = &[
     },
     PatternForm {
         word: "leap",
-        synopsis: "leap (ROWS, COLS) [quiet | capturing] [takes ghost] [unless BLOCKING] [when COND] [then place KIND by slide DIRS]",
-        example: "leap (1, 2) capturing takes ghost unless occupied(cell) when true then place Marker by slide all",
+        synopsis: "leap (ROWS, COLS) [DIRS] [quiet | capturing] [takes ghost] [unless BLOCKING] [when COND] [then place KIND by slide DIRS]",
+        example: "leap (1, 2) n, e capturing takes ghost unless occupied(cell) when true then place Marker by slide all",
     },
     PatternForm {
         word: "jump",

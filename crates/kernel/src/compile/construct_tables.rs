@@ -36,9 +36,10 @@ pub(super) fn promotion_tables(
     codes: usize,
     stride: usize,
 ) -> (Vec<u8>, Vec<bool>) {
-    // Promotions by choice are made by the move: without others, no table of codes. A
+    // Promotions by choice (of kinds, optional, or on leaving the zone) are made by the
+    // move: without others, no table of codes. A
     // promotion that ends a hop chain stops it whether it is chosen or not.
-    let single = |p: &&crate::spec::Promotion| p.choices.len() <= 1;
+    let single = |p: &&crate::spec::Promotion| !p.by_move();
     let any_single = spec
         .kinds
         .iter()

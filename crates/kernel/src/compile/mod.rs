@@ -352,6 +352,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         supply,
         hands: to_hand.iter().any(Option::is_some),
         to_hand,
+        promotions: spec.kinds.iter().map(|k| k.promotion.clone()).collect(),
         general,
         steps: cellsets::Steps::of(&spec.geometry),
         royal: [0; PLAYERS],

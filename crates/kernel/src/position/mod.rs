@@ -361,14 +361,29 @@ impl Position {
             }));
         }
         let mut moves = self.moves_from(from).map_err(limit)?;
-        if moves.iter().any(|m| m.promotion().is_some()) {
+        if choice.is_some() || moves.iter().any(|m| m.promotion().is_some()) {
             let to_kind = |m: &Move| m.promotion().map(|p| p.kind());
-            let want = |m: &Move| to_kind(m).is_none() || to_kind(m) == choice;
             // The moves this path names: its exact path, or its ends for a two-cell path (a
             // second part's cell is not a destination).
             let endpoints =
                 |m: &Move| m.path(g).as_slice() == path || (path.len() == 2 && m.to() == to);
-            if choice.is_none() && moves.iter().any(|m| endpoints(&m) && to_kind(&m).is_some()) {
+            // Where the piece promotes by this move, a choice named must be one of the legal
+            // moves (not the same move declining an optional promotion); elsewhere a choice
+            // is ignored (`e2-e4=Q` is `e2-e4`).
+            let promotes = |m: &Move| {
+                m.promotion().is_some()
+                    || rules
+                        .choices
+                        .get(piece.code())
+                        .is_some_and(|c| c.promotes(*m))
+            };
+            let strict = choice.is_some() && moves.iter().any(|m| endpoints(&m) && promotes(&m));
+            let want = |m: &Move| to_kind(m) == choice || (!strict && to_kind(m).is_none());
+            // Without a choice, a promotion the player may decline is declined.
+            if choice.is_none()
+                && moves.iter().any(|m| endpoints(&m) && to_kind(&m).is_some())
+                && !moves.iter().any(|m| endpoints(&m) && to_kind(&m).is_none())
+            {
                 let first = moves
                     .iter()
                     .filter(|m| endpoints(m))

@@ -69,7 +69,7 @@ impl State {
             // reference says which of its own conditions fails.
             let m = match (choice, rules.choices.get(pc as usize)) {
                 (Some(k), Some(c))
-                    if c.zone.contains(m.to()) && c.codes.contains(&Piece::new(k, side).0) =>
+                    if c.promotes(*m) && c.codes.contains(&Piece::new(k, side).0) =>
                 {
                     m.with_choice(Piece::new(k, side).0)
                 }

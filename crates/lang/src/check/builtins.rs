@@ -128,6 +128,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         check: adjacent,
     },
     Builtin {
+        name: "along",
+        args: (3, 4),
+        usage: "along(CELL, DIRECTIONS, PLAYER) or along(CELL, DIRECTIONS, PLAYER, KIND)",
+        check: along_rays,
+    },
+    Builtin {
         name: "groups",
         args: (2, 2),
         usage: "groups(PLAYER, DIRECTIONS)",
@@ -327,6 +333,20 @@ fn adjacent(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
     let p = call.arg(c, 2, Ty::Player);
     Some(Checked::Value(
         Expr::Adjacent(cell?.boxed(), dirs?, p?.boxed()),
+        Ty::Int,
+    ))
+}
+
+fn along_rays(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    let cell = call.arg(c, 0, Ty::Cell);
+    let dirs = c.compass(&call.args[1], call.text, false);
+    let p = call.arg(c, 2, Ty::Player);
+    let kind = match call.args.get(3) {
+        Some(k) => Some(c.kind_literal(k, call.text, call.scope, call.locals)?),
+        None => None,
+    };
+    Some(Checked::Value(
+        Expr::Along(Box::new((cell?, p?)), dirs?, kind),
         Ty::Int,
     ))
 }

@@ -262,7 +262,8 @@ impl Reader<'_> {
 }
 
 impl Reader<'_> {
-    /// `promote = { to = "King", zone = "crown", ends_move = true }`.
+    /// `promote = { to = "King", zone = "crown", ends_move = true }`, with `optional`,
+    /// `on_leaving` and `forced = "ZONE"` for a promotion the player may decline.
     pub(super) fn promotion(
         &mut self,
         kind: &str,
@@ -273,7 +274,14 @@ impl Reader<'_> {
         let t = self.table(node, &format!("`promote` of `{kind}`"))?;
         t.check_keys(
             "`promote`",
-            &["to", "zone", "ends_move"],
+            &[
+                "to",
+                "zone",
+                "ends_move",
+                "optional",
+                "on_leaving",
+                "forced",
+            ],
             &|_| false,
             &mut self.diags,
         );
@@ -316,20 +324,47 @@ impl Reader<'_> {
             );
             return None;
         };
-        let ends_chain = match t.get("ends_move") {
+        let mut flag = |key: &str, default: bool| match t.get(key) {
             Some(Node {
                 value: Value::Bool(b),
                 ..
             }) => *b,
             Some(n) => {
-                self.err(n.loc, "`ends_move` is true or false");
-                true
+                self.err(n.loc, format!("`{key}` is true or false"));
+                default
             }
-            None => true,
+            None => default,
+        };
+        let ends_chain = flag("ends_move", true);
+        let optional = flag("optional", false);
+        let on_leaving = flag("on_leaving", false);
+        let forced = match t.get("forced") {
+            None => None,
+            Some(n) => {
+                let name = self.str(n, "`forced`")?;
+                let Some(z) = world.zones.iter().position(|z| z.0 == name) else {
+                    self.diags.push(
+                        Diagnostic::error(Some(n.loc), format!("unknown zone `{name}`"))
+                            .suggest(name, world.zones.iter().map(|z| z.0.as_str())),
+                    );
+                    return None;
+                };
+                if !optional {
+                    self.err(
+                        n.loc,
+                        "`forced` says where an optional promotion must be taken: it needs \
+                         `optional = true`",
+                    );
+                }
+                Some(z)
+            }
         };
         let mut promotion = Promotion::new(KindId::new(to)?, zone);
         promotion.choices = choices;
         promotion.ends_chain = ends_chain;
+        promotion.optional = optional;
+        promotion.on_leaving = on_leaving;
+        promotion.forced = forced;
         Some(promotion)
     }
 
@@ -503,7 +538,25 @@ impl Reader<'_> {
                     Some(u) => Some(checker.check(u, text, &BLOCK, Ty::Bool)?),
                     None => None,
                 };
-                dirs = [DirSet(0xff); PLAYERS];
+                // Without directions, every image of the offset; with them, the images
+                // heading that way (`leap (2, 1) forward`).
+                dirs = if ast.dirs.is_empty() {
+                    [DirSet(0xff); PLAYERS]
+                } else {
+                    dirs.map(|d| ply_kernel::leap_images_towards(a as u8, b as u8, d))
+                };
+                if dirs.iter().any(|d| d.0 == 0) {
+                    let named = ast.dirs.iter().map(|d| d.text.as_str()).collect::<Vec<_>>();
+                    self.diags.push(
+                        Diagnostic::error(
+                            Some(text.loc(span)),
+                            format!("a leap by ({a}, {b}) never heads {}", named.join(", ")),
+                        )
+                        .label("no image of the offset goes that way")
+                        .help("a leap heads along the longer side of its offset (diagonally when both sides are equal): `leap (2, 1) forward` leaps two cells forward and one to the side"),
+                    );
+                    return None;
+                }
                 Pattern::Leap {
                     offset: (a as u8, b as u8),
                     blocked,
