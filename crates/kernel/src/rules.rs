@@ -174,6 +174,14 @@ impl Rules {
         self.supply_of(kind)
     }
 
+    /// The kind placed by the pattern numbered `pattern` (as [`crate::Move::pattern`] gives
+    /// it), when move notation names it (`D@e5`: several kinds may be placed); `None` for a
+    /// game with one placed kind, or a pattern that is not a placement.
+    pub fn named_placement_kind(&self, pattern: usize) -> Option<KindId> {
+        let m = self.moves.get(pattern)?;
+        (self.placed_kinds > 1 && matches!(m.shape, Shape::Place)).then_some(m.kind)
+    }
+
     /// How a piece of `kind` promotes, as the pack states it (the kinds, the zone, whether
     /// the player may decline, on leaving the zone, where it is forced), if it does.
     pub fn promotion(&self, kind: KindId) -> Option<&crate::spec::Promotion> {

@@ -221,7 +221,7 @@ impl ActionSpace {
         }
     }
 
-    /// An action in words: the cells it names (`a7-a6`, `e7-e8=Q`, `d1-d7/g7`, `e5`,
+    /// An action in words: the cells it names (`a7-a6`, `e7-e8=Q`, `d1-d7/g7`, `e5`, `R@e5`,
     /// `pass`), then, when not the first, its route (`c1-e3 (route 2)`) or placement
     /// pattern (`e5 (placement 2)`), counted from 1.
     pub fn text(&self, rules: &Rules, d: &Decoded) -> String {
@@ -234,6 +234,15 @@ impl ActionSpace {
                 second,
             } => {
                 let mut t = g.name(cell).to_string();
+                // As move notation does: where several kinds may be placed, the kind (`R@a4`).
+                if let Some(k) = rules
+                    .move_forms()
+                    .placements
+                    .get(pattern)
+                    .and_then(|&p| rules.named_placement_kind(p))
+                {
+                    t = format!("{}@{t}", rules.core().kind_letter(k));
+                }
                 if let Some(s) = second {
                     t = format!("{t}/{}", g.name(s));
                 }

@@ -377,8 +377,9 @@ def test_hands_and_several_placement_patterns():
     # The same cell by each placement pattern: two actions, told apart by their pattern.
     actions = state.legal_actions()
     assert len(actions) == 18
-    assert game.describe_action(actions[0]) == "a3"
-    assert game.describe_action(actions[9]) == "a3 (placement 2)"
+    # As move notation does where several kinds may be placed, the kind is named.
+    assert game.describe_action(actions[0]) == "S@a3"
+    assert game.describe_action(actions[9]) == "W@a3 (placement 2)"
     obs = state.observation()
     assert (obs[planes.index("hand:AS")] == 2).all()
     state.apply_action(actions[0])  # a stone (the first placement pattern) on a3

@@ -134,9 +134,9 @@ async fn bad_input_is_refused_clearly_and_changes_nothing() {
         (
             "an unknown pack",
             "/games".into(),
-            br#"{"pack": "shogi"}"#.to_vec(),
+            br#"{"pack": "tic_tac_toe"}"#.to_vec(),
             404,
-            "no pack named `shogi`",
+            "no pack named `tic_tac_toe`",
         ),
         (
             "an unknown option",
