@@ -135,11 +135,16 @@ pub fn refused(game: &mut ply_kernel::Game, path: &str) -> ply_kernel::Reason {
     }
 }
 
-/// The enter or capture rule of the game's rules with this name.
+/// The enter, capture, place or after-the-move rule of the game's rules with this name.
 pub fn rule(game: &ply_kernel::Game, name: &str) -> ply_kernel::RuleId {
     let rules = game.rules();
-    [ply_kernel::Section::Enter, ply_kernel::Section::Capture]
-        .into_iter()
-        .find_map(|s| rules.rule_by_name(s, name))
-        .unwrap_or_else(|| panic!("no rule `{name}`"))
+    [
+        ply_kernel::Section::Enter,
+        ply_kernel::Section::Capture,
+        ply_kernel::Section::Place,
+        ply_kernel::Section::After,
+    ]
+    .into_iter()
+    .find_map(|s| rules.rule_by_name(s, name))
+    .unwrap_or_else(|| panic!("no rule `{name}`"))
 }

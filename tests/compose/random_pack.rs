@@ -154,6 +154,10 @@ pub const CONSTRUCTS: &[&str] = &[
     "takes ghost",
     "must capture",
     "pass",
+    "pass any time",
+    "after rule",
+    "superko",
+    "area",
     "holes",
     "when (static)",
     "when (reads the position)",
@@ -536,7 +540,12 @@ impl Gen<'_> {
         }
         if pass {
             self.note("pass");
-            let _ = writeln!(out, "pass = true");
+            if self.d.chance(40) {
+                self.note("pass any time");
+                let _ = writeln!(out, "pass = \"always\"");
+            } else {
+                let _ = writeln!(out, "pass = true");
+            }
         }
         let _ = writeln!(out, "\n[board]\nrows = {rows}\ncols = {cols}");
         if !self.holes.is_empty() {
@@ -1177,6 +1186,21 @@ impl Gen<'_> {
             // Set-up pieces obey it too: none stands in z (see `setup`).
             self.z_forbidden = true;
         }
+        if self.d.chance(20) {
+            self.note("after rule");
+            let mut after = Vec::new();
+            if self.d.chance(50) {
+                after.push("no-suicide = 'liberties(to, orthogonal) > 0 or not occupied(to)'");
+            }
+            if self.d.chance(50) {
+                self.note("superko");
+                after.push("superko = 'board_repetitions == 0'");
+            }
+            if after.is_empty() || self.d.chance(30) {
+                after.push("company = 'adjacent(to, all, player) >= 1 or plies < 3'");
+            }
+            let _ = writeln!(out, "\n[rules.after]\n{}", after.join("\n"));
+        }
     }
 
     fn effects(&mut self, out: &mut String) {
@@ -1282,6 +1306,10 @@ impl Gen<'_> {
         }
         if self.d.chance(10) {
             ends.push("[end.idle]\nwhen = 'idle >= 16'\ndraw = true".into());
+        }
+        if self.d.chance(10) {
+            self.note("area");
+            ends.push("[end.scored]\nwhen = 'plies >= 30 or board_repetitions >= 2'\nwinner = 'if area(player, orthogonal) > area(opponent, orthogonal) then player else if area(player, orthogonal) < area(opponent, orthogonal) then opponent else nobody'".into());
         }
         if self.d.chance(10) {
             ends.push("[end.repetition]\nwhen = 'repetitions >= 2'\ndraw = true".into());

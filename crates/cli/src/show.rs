@@ -201,7 +201,12 @@ pub fn summary(pack: &Pack) -> String {
     if rules.passes() {
         let _ = writeln!(
             out,
-            "Passing: a player with no move passes (a move, `pass`)"
+            "{}",
+            if rules.passes_any_time() {
+                "Passing: a player may pass on any turn (a move, `pass`)"
+            } else {
+                "Passing: a player with no move passes (a move, `pass`)"
+            }
         );
     }
     let _ = writeln!(out, "Rules:");
@@ -238,6 +243,14 @@ pub fn summary(pack: &Pack) -> String {
         "  end: {}",
         names(&mut rules.rule_names(Section::End).iter().map(String::as_str))
     );
+    let after = rules.rule_names(Section::After);
+    if !after.is_empty() {
+        let _ = writeln!(
+            out,
+            "  after the move (on the position it leaves): {}",
+            names(&mut after.iter().map(String::as_str))
+        );
+    }
     // What compiled to tables and what is evaluated during play: the speed a designer buys.
     let _ = writeln!(
         out,

@@ -101,10 +101,12 @@ impl MoveError {
         &self.path
     }
 
-    /// The reason, when the piece could not go that way.
+    /// The reason, when the piece could not go that way or could not be placed there.
     pub fn reason(&self) -> Option<Reason> {
         match self.kind {
-            MoveErrorKind::Illegal { reason, .. } => Some(reason),
+            MoveErrorKind::Illegal { reason, .. } | MoveErrorKind::CannotPlace { reason, .. } => {
+                Some(reason)
+            }
             _ => None,
         }
     }
@@ -266,6 +268,10 @@ impl Reason {
             ),
             Reason::NoSupply(p) => format!("no piece is left in hand for `{}`", pattern(p)),
             Reason::Exposed => "it would leave the mover's royal piece attacked".to_string(),
+            Reason::After(r) => format!(
+                "rule `{}` does not hold on the position the move would leave",
+                rules.rule_name(r)
+            ),
             Reason::Compound(p) => format!(
                 "`{}` needs both pieces unmoved, the cells between them and their destinations empty, and the royal mover not attacked where it starts, passes or lands",
                 pattern(p)

@@ -54,6 +54,12 @@ pub enum Var {
     /// How many passes in a row have just been made, the last move included (0 after any
     /// other move).
     Passes,
+    /// How many earlier positions of the game had the same board as the current one (the
+    /// same pieces on the same cells, whoever was to move, whatever was in hand), since the
+    /// position was set up: positional superko.
+    BoardRepetitions,
+    /// Plies made since the position was set up (a pass is a ply).
+    Plies,
 }
 
 /// A value an expression computes.
@@ -177,6 +183,9 @@ pub enum Expr {
     /// The empty cells next to the group (through the directions) of the piece on a cell; 0 on
     /// an empty cell.
     Liberties(Box<Expr>, DirSet),
+    /// A player's area (Tromp-Taylor): its pieces, and the empty cells whose empty region
+    /// (joined through the directions) borders its pieces and none of the other player's.
+    Area(Box<Expr>, DirSet),
     /// How many cells next to a cell (through the directions) hold a piece of a player.
     Adjacent(Box<Expr>, DirSet, Box<Expr>),
     /// How many pieces of a player (of one kind, if given) stand on the cells reached from a
@@ -372,6 +381,7 @@ impl Expr {
             | Groups(a, _)
             | Hand(a, _)
             | Liberties(a, _)
+            | Area(a, _)
             | Not(a)
             | Neg(a) => f(a),
             Connected(c, _) => {
@@ -416,9 +426,12 @@ impl Expr {
                 self::Var::Player | self::Var::Opponent => Deps::PLAYER,
                 self::Var::Cell => Deps::CELL,
                 self::Var::Occupant => Deps::OCCUPANT,
-                self::Var::Clock | self::Var::Idle | self::Var::Repetitions | self::Var::Passes => {
-                    Deps::POSITION
-                }
+                self::Var::Clock
+                | self::Var::Idle
+                | self::Var::Repetitions
+                | self::Var::Passes
+                | self::Var::BoardRepetitions
+                | self::Var::Plies => Deps::POSITION,
             },
             CellOf(e) => {
                 let d = e.deps();
@@ -460,7 +473,7 @@ impl Expr {
             NoMoves(p) => p.deps().or(Deps::MOVES),
             InCheck(p) => p.deps().or(Deps::POSITION),
             Attacked(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
-            Groups(p, _) | Liberties(p, _) | Hand(p, _) => p.deps().or(Deps::POSITION),
+            Groups(p, _) | Liberties(p, _) | Area(p, _) | Hand(p, _) => p.deps().or(Deps::POSITION),
             Connected(c, _) => [&c.1.1, &c.2.1]
                 .into_iter()
                 .flatten()
@@ -601,6 +614,15 @@ impl Expr {
                     core.geometry(),
                     env.cells_of(core, p)?,
                     zones,
+                    *dirs,
+                )?)
+            }
+            Area(p, dirs) => {
+                let p = player(p.eval(core, env)?)?;
+                Value::Int(groups::area(
+                    core.geometry(),
+                    env.cells_of(core, p)?,
+                    env.cells_of(core, p.other())?,
                     *dirs,
                 )?)
             }

@@ -1,4 +1,5 @@
-//! Groups of pieces: the connectivity that `groups`, `connected` and `liberties` read.
+//! Groups of pieces: the connectivity that `groups`, `connected`, `liberties` and `area`
+//! read.
 //!
 //! A group is a set of pieces of one owner in which any two are joined by a chain of steps in
 //! the given directions from piece to piece of that owner. Connection games ask whether a
@@ -94,6 +95,40 @@ pub(crate) fn liberties(
         }
     }
     Ok(free.len() as i64)
+}
+
+/// The area of `mine` against `theirs` (the two players' cells), as area scoring counts it
+/// (Tromp-Taylor): the cells of `mine`, and every empty cell from which steps through `dirs`
+/// over empty cells reach a piece of `mine` and none of `theirs`.
+pub(crate) fn area(
+    g: &Geometry,
+    mine: CellSet,
+    theirs: CellSet,
+    dirs: DirSet,
+) -> Result<i64, EvalError> {
+    let mut empty = *g.cells();
+    empty.remove_all(&mine);
+    empty.remove_all(&theirs);
+    let mut n = mine.len() as i64;
+    while let Some(c) = empty.iter().next() {
+        let mut seed = CellSet::EMPTY;
+        seed.insert(c);
+        let region = flood(g, seed, dirs, |x| Ok(empty.contains(x)))?;
+        empty.remove_all(&region);
+        let (mut reaches_mine, mut reaches_theirs) = (false, false);
+        for x in region.iter() {
+            for d in dirs.iter() {
+                if let Some(y) = g.neighbour(x, d) {
+                    reaches_mine |= mine.contains(y);
+                    reaches_theirs |= theirs.contains(y);
+                }
+            }
+        }
+        if reaches_mine && !reaches_theirs {
+            n += region.len() as i64;
+        }
+    }
+    Ok(n)
 }
 
 /// How many cells next to `c` through `dirs` hold a piece of `player`.

@@ -98,7 +98,7 @@ pub enum PositionErrorKind {
     },
     /// A field that is none of the known ones.
     #[error(
-        "unknown field `{0}` (expected clock=N, idle=N, hand=CODE:N,..., passes=N, winner=NAME, draw or setup)"
+        "unknown field `{0}` (expected clock=N, idle=N, plies=N, hand=CODE:N,..., passes=N, winner=NAME, draw or setup)"
     )]
     UnknownField(String),
     /// A `hand=` or `passes=` field that does not fit the game.
@@ -197,6 +197,9 @@ impl Position {
         }
         if rules.uses_idle {
             let _ = write!(out, " idle={}", self.state.idle);
+        }
+        if rules.uses_plies && self.state.ply > 0 {
+            let _ = write!(out, " plies={}", self.state.ply);
         }
         let hand: Vec<String> = core
             .all_pieces()
@@ -374,6 +377,8 @@ impl Position {
                 state.idle = n.parse().map_err(|_| err(at, bad_clock("idle clock", n)))?;
             } else if let Some(n) = f.strip_prefix("clock=") {
                 state.clock = n.parse().map_err(|_| err(at, bad_clock("clock", n)))?;
+            } else if let Some(n) = f.strip_prefix("plies=") {
+                state.ply = n.parse().map_err(|_| err(at, bad_clock("ply count", n)))?;
             } else if let Some(name) = f.strip_prefix("winner=") {
                 let p = core
                     .player_by_name(name)

@@ -19,6 +19,8 @@ pub enum Section {
     Place,
     /// End rules (`[end]`).
     End,
+    /// Rules every move must satisfy on the position it leaves (`[rules.after]`).
+    After,
 }
 
 impl Section {
@@ -29,6 +31,7 @@ impl Section {
             Section::Capture => 1,
             Section::Place => 2,
             Section::End => 3,
+            Section::After => 4,
         }
     }
 }
@@ -117,13 +120,15 @@ pub enum Reason {
     /// The compound move (by its pattern) cannot be made here: a piece has moved, a cell
     /// between is occupied, or the royal mover would pass an attacked cell.
     Compound(PatternId),
+    /// A named rule of the position after the move (`[rules.after]`) does not hold there.
+    After(RuleId),
 }
 
 impl Reason {
     /// The named rule behind the refusal, if it is one.
     pub const fn rule(&self) -> Option<RuleId> {
         match self {
-            Reason::Enter(r) | Reason::Capture(r) | Reason::Place(r) => Some(*r),
+            Reason::Enter(r) | Reason::Capture(r) | Reason::Place(r) | Reason::After(r) => Some(*r),
             _ => None,
         }
     }

@@ -66,8 +66,17 @@ pub struct Rules {
     pub(crate) narrow: bool,
     pub(crate) uses_clock: bool,
     pub(crate) uses_idle: bool,
-    /// Some rule reads `repetitions`: positions are remembered as they are played.
+    /// Some rule reads `repetitions` or `board_repetitions`: positions are remembered as they
+    /// are played.
     pub(crate) uses_repetitions: bool,
+    /// Some rule reads `board_repetitions`: the boards' keys are remembered too.
+    pub(crate) uses_board_repetitions: bool,
+    /// Some rule reads `plies`: position strings write the ply.
+    pub(crate) uses_plies: bool,
+    /// The rules of the position after a move (`[rules.after]`), in order.
+    pub(crate) after: Vec<crate::expr::Expr>,
+    /// With a pass: a player may pass on any turn, not only when it has no other move.
+    pub(crate) pass_any_time: bool,
     /// Some rule reads `idle` or `repetitions`: make and unmake keep them.
     pub(crate) history: bool,
     /// No reason in [`Rules::general_make_reasons`]: make and unmake are compiled without
@@ -237,6 +246,18 @@ impl Rules {
     /// Whether a player with no move passes.
     pub fn passes(&self) -> bool {
         self.pass_rule.is_some()
+    }
+
+    /// Whether the pseudo-legal moves of `side` are judged before they are legal: a royal
+    /// piece to keep safe, an effect that must change a piece, or rules of the position after
+    /// the move.
+    pub(crate) fn judges_moves(&self, side: Player) -> bool {
+        self.must_change || self.royal[side.slot()] != 0 || !self.after.is_empty()
+    }
+
+    /// Whether a player may pass on any turn (not only when it has no other move).
+    pub fn passes_any_time(&self) -> bool {
+        self.pass_rule.is_some() && self.pass_any_time
     }
 
     /// The static facts: board, players, zones, kinds.
@@ -421,7 +442,7 @@ impl Rules {
 /// The names of the rules, by section ([`Section::slot`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
-    pub by_section: [Vec<String>; 4],
+    pub by_section: [Vec<String>; 5],
 }
 
 impl Names {
@@ -434,6 +455,7 @@ impl Names {
                 names(&spec.capture),
                 names(&spec.place),
                 spec.end.iter().map(|e| e.name.clone()).collect(),
+                names(&spec.after),
             ],
         }
     }

@@ -316,6 +316,13 @@ pub struct RulesSpec {
     pub effects: Vec<EffectSpec>,
     /// Whether a player with no legal move passes (a pass is then its only move).
     pub pass: bool,
+    /// With `pass`: whether a player may pass on any turn, not only when it has no other
+    /// move (Go).
+    pub pass_any_time: bool,
+    /// Rules every move must satisfy on the position it leaves (`[rules.after]`): `to`,
+    /// `from` and `mover` name the move, `player` the mover; `board_repetitions` reads the
+    /// game's history. A pass is not judged by them.
+    pub after: Vec<NamedRule>,
     /// Moves of two pieces at once.
     pub compounds: Vec<CompoundSpec>,
     /// How positions are written in FEN, if they can be.
@@ -332,6 +339,8 @@ pub enum Site {
     Capture(usize),
     /// A place rule, by index.
     Place(usize),
+    /// A rule of the position after the move, by index.
+    After(usize),
     /// An end rule's condition, by index.
     End(usize),
     /// An end rule's winner, by index.
@@ -562,6 +571,8 @@ impl RulesSpec {
             must_capture: false,
             effects: Vec::new(),
             pass: false,
+            pass_any_time: false,
+            after: Vec::new(),
             compounds: Vec::new(),
             fen: None,
         }

@@ -98,6 +98,8 @@ fn spec(rows: usize, cols: usize) -> RulesSpec {
         must_capture: false,
         effects: Vec::new(),
         pass: false,
+        pass_any_time: false,
+        after: Vec::new(),
         compounds: Vec::new(),
         fen: None,
     }

@@ -64,7 +64,12 @@ impl Env for StaticEnv {
             Var::Opponent => self.player.map(|p| Value::Player(p.other())),
             Var::Cell => self.cell.map(Value::Cell),
             Var::Occupant => self.occupant,
-            Var::Clock | Var::Idle | Var::Repetitions | Var::Passes => None,
+            Var::Clock
+            | Var::Idle
+            | Var::Repetitions
+            | Var::Passes
+            | Var::BoardRepetitions
+            | Var::Plies => None,
         }
     }
 }

@@ -129,10 +129,11 @@ pub(crate) fn extend(
 
 /// The tables whose entries are rules, which `NAME = false` switches off, with their names
 /// for messages.
-const SWITCHABLE: [(&[&str], &str); 4] = [
+const SWITCHABLE: [(&[&str], &str); 5] = [
     (&["rules", "enter"], "[rules.enter]"),
     (&["rules", "capture"], "[rules.capture]"),
     (&["rules", "place"], "[rules.place]"),
+    (&["rules", "after"], "[rules.after]"),
     (&["end"], "[end]"),
 ];
 

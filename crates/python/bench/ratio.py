@@ -38,6 +38,7 @@ GAMES = {
     "hex": "hex.toml",
     "clobber": "clobber.toml",
     "lines_of_action": "lines_of_action.toml",
+    "go(board_size=9)": "go9.toml",
 }
 
 

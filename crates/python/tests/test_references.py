@@ -12,6 +12,7 @@ import os
 import random
 import re
 
+import plygames
 import pytest
 from conftest import load
 
@@ -81,4 +82,68 @@ def test_random_games_agree_with_openspiel(pack, name, board_repeats):
     print(f"{pack}: {GAMES} games, {positions} positions compared, {decided} decided")
     # The comparison saw real games: many positions, and games decided both ways.
     assert positions > GAMES * 10
+    assert decided > 0
+
+
+# OpenSpiel writes Go's columns without the letter i.
+GO_COLUMNS = "abcdefghjklmnopqrst"
+
+
+def go_move(text: str) -> str:
+    """An OpenSpiel Go action (`B d4`, `W PASS`) in Ply's notation (`d4`, `pass`)."""
+    point = text.split()[-1]
+    if point == "PASS":
+        return "pass"
+    return f"{chr(ord('a') + GO_COLUMNS.index(point[0]))}{point[1:]}"
+
+
+@pytest.mark.parametrize(
+    "pack,size,games",
+    [("go9.toml", 9, GAMES), ("go19.toml", 19, max(2, GAMES // 10))],
+    ids=["go9.toml", "go19.toml"],
+)
+def test_go_agrees_with_openspiel(pack, size, games):
+    """Go against OpenSpiel's `go` (komi 7.5, Tromp-Taylor area scoring, its cap of 2 x N x N
+    plies). At every position the two agree on the legal moves, except for the moves Ply's
+    positional superko refuses: each must be one that OpenSpiel allows and that recreates an
+    earlier board, which OpenSpiel then scores as a draw (its superko rule) - checked on
+    OpenSpiel's side, and Ply must name its `superko` rule when the move is tried. The game
+    goes on with a move both allow; at its end the two agree on the winner."""
+    game = load(pack)
+    players = game.players
+    ref = pyspiel.load_game("go", {"board_size": size, "komi": 7.5})
+    rng = random.Random(f"{pack}-references")
+    positions = refused_by_superko = decided = 0
+    for g in range(games):
+        s = ref.new_initial_state()
+        st = game.start()
+        while True:
+            if s.is_terminal():
+                assert st.is_terminal, f"game {g}: OpenSpiel ends, Ply goes on at {st.position}"
+                w = winner_of(s.returns())
+                assert st.winner == (None if w is None else players[w]), f"game {g}"
+                decided += w is not None
+                break
+            assert not st.is_terminal, f"game {g}: Ply ends at {st.position}, OpenSpiel goes on"
+            theirs = {go_move(s.action_to_string(a)): a for a in s.legal_actions()}
+            ours = set(st.legal_moves())
+            assert ours <= set(theirs), f"game {g}, ply {st.ply}: {sorted(ours - set(theirs))}"
+            for extra in set(theirs) - ours:
+                child = s.child(theirs[extra])
+                assert child.is_terminal() and child.returns() == [0.0, 0.0], (
+                    f"game {g}, ply {st.ply}: Ply refuses {extra}, which OpenSpiel plays on"
+                )
+                with pytest.raises(plygames.IllegalMoveError) as refused:
+                    st.play(extra)
+                assert refused.value.rule == "superko", refused.value.reason
+                refused_by_superko += 1
+            positions += 1
+            move = rng.choice(sorted(ours))
+            s.apply_action(theirs[move])
+            st.play(move)
+    print(
+        f"{pack}: {games} games, {positions} positions compared, {decided} decided, "
+        f"{refused_by_superko} moves refused by superko"
+    )
+    assert positions > games * 50
     assert decided > 0

@@ -299,10 +299,13 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         || !effects.is_empty()
         || dynamic_winner
         || supply.iter().any(Option::is_some)
-        || moves.iter().any(|m| m.then.is_some());
+        || moves.iter().any(|m| m.then.is_some())
+        || !spec.after.is_empty();
     let uses_clock = spec_reads(&spec, Var::Clock);
     let uses_idle = spec_reads(&spec, Var::Idle);
-    let uses_repetitions = spec_reads(&spec, Var::Repetitions);
+    let uses_board_repetitions = spec_reads(&spec, Var::BoardRepetitions);
+    let uses_plies = spec_reads(&spec, Var::Plies);
+    let uses_repetitions = spec_reads(&spec, Var::Repetitions) || uses_board_repetitions;
     let uses_passes = spec_reads(&spec, Var::Passes);
     if uses_passes && !spec.pass {
         // Reported with the end rules' sites by the front end; here, one message.
@@ -313,7 +316,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         )]);
     }
     let narrow = stride <= MASK_CELLS;
-    let history = uses_idle || uses_repetitions;
+    let history = uses_idle || uses_repetitions || uses_plies;
     let mut rules = Rules {
         core,
         targets,
@@ -339,6 +342,10 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         uses_clock,
         uses_idle,
         uses_repetitions,
+        uses_board_repetitions,
+        uses_plies,
+        after: spec.after.iter().map(|r| r.expr.clone()).collect(),
+        pass_any_time: spec.pass && spec.pass_any_time,
         history,
         lean: false,
         names: Names::of(&spec),
@@ -411,6 +418,7 @@ fn spec_reads(spec: &RulesSpec, var: Var) -> bool {
             .enter
             .iter()
             .chain(&spec.capture)
+            .chain(&spec.after)
             .any(|r| reads(&r.expr))
 }
 

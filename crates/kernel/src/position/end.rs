@@ -311,6 +311,9 @@ pub(crate) struct PlayEnv<'a> {
     pub state: &'a State,
     pub bound: StaticEnv,
     pub placed: Option<&'a [u16; PIECE_CODES]>,
+    /// For a move being judged on a copy: the position it is made from, whose history is
+    /// the game's (`board_repetitions`).
+    pub history: Option<&'a State>,
 }
 
 impl<'a> PlayEnv<'a> {
@@ -320,6 +323,15 @@ impl<'a> PlayEnv<'a> {
             state,
             bound,
             placed: None,
+            history: None,
+        }
+    }
+
+    /// For a move made on a copy of `before`: the history is `before`'s.
+    pub fn after(self, before: &'a State) -> PlayEnv<'a> {
+        PlayEnv {
+            history: Some(before),
+            ..self
         }
     }
 
@@ -339,6 +351,14 @@ impl Env for PlayEnv<'_> {
             Var::Idle => Some(Value::Int(self.state.idle as i64)),
             Var::Repetitions => Some(Value::Int(self.state.repetitions())),
             Var::Passes => Some(Value::Int(self.state.passes as i64)),
+            Var::Plies => Some(Value::Int(i64::from(self.state.ply))),
+            Var::BoardRepetitions => Some(Value::Int(match self.history {
+                Some(before) => self.state.board_repetitions(self.rules, before, before.ply),
+                None => match self.state.ply.checked_sub(1) {
+                    Some(upto) => self.state.board_repetitions(self.rules, self.state, upto),
+                    None => 0,
+                },
+            })),
             _ => self.bound.var(var),
         }
     }

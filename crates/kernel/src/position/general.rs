@@ -44,7 +44,7 @@ impl State {
             inner: f,
             any: false,
             captures_only: rules.must_capture,
-            judge: rules.must_change || rules.royal[side.slot()] != 0,
+            judge: rules.judges_moves(side),
             safety: Some(self.safety(rules, side)),
             side,
         };
@@ -65,7 +65,8 @@ impl State {
         if !judged.captures_only {
             self.generate_placements(rules, side, &mut judged)?;
         }
-        if !judged.any
+        // A pass at any time, but not instead of a mandatory capture.
+        if (!judged.any || (rules.pass_any_time && !judged.captures_only))
             && let Some(r) = rules.pass_rule
         {
             let pass = Move::pass(r);
@@ -80,7 +81,7 @@ impl State {
     /// capture (python-chess's `has_legal_en_passant`).
     pub(crate) fn ghost_takeable(&self, rules: &Rules) -> bool {
         let side = self.side;
-        let judge = rules.must_change || rules.royal[side.slot()] != 0;
+        let judge = rules.judges_moves(side);
         // Most passed cells no piece can take: find that out without judging any move (and
         // without working out the royal piece's safety).
         let mut pseudo = Guard::new(|_: Move| ControlFlow::<()>::Break(()));

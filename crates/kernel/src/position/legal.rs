@@ -5,10 +5,11 @@
 //!    rules, place rules and supply, second parts, compound moves, captures of a passing
 //!    piece, choices of promotion), as [`State::pseudo_moves`] lists them;
 //! 2. it is *admitted*: made on the position itself ([`State::apply_general`], the make of
-//!    play), no royal piece of the mover is attacked, and every effect that must change a
-//!    piece changed one; then it is unmade ([`State::admit_by_making`]);
+//!    play), no royal piece of the mover is attacked, every effect that must change a piece
+//!    changed one, and every rule of the position after the move (`[rules.after]`) holds
+//!    there; then it is unmade ([`State::admit_by_making`]);
 //! 3. where capturing is mandatory and an admitted move captures, it captures; a pass is legal
-//!    only when nothing else is.
+//!    only when nothing else is, unless the game lets a player pass at any time.
 //!
 //! [`crate::Position::legal_moves_by_reference`] computes exactly that, slowly. Generation
 //! computes the same set faster: the table tests of [`State::exposes_fast`] and
@@ -80,6 +81,9 @@ impl State {
         side: Player,
         safety: &Safety,
     ) -> Result<(), Reason> {
+        if !rules.after.is_empty() {
+            return self.admit_by_making(rules, m, side);
+        }
         if rules.must_change {
             if !Self::effect_test_exact(rules, m) {
                 return self.admit_by_making(rules, m, side);
@@ -104,14 +108,18 @@ impl State {
 
     /// The reference admission of pseudo-legal `m` of `side`: makes it on a copy of this
     /// position with the make of play, and refuses it when an effect that must change a piece
-    /// changed none, or a royal piece of `side` is attacked after it.
+    /// changed none, a royal piece of `side` is attacked after it, or a rule of the position
+    /// after the move does not hold (in that order; a pass is judged by none of those rules).
     pub(crate) fn admit_by_making(
         &self,
         rules: &Rules,
         m: Move,
         side: Player,
     ) -> Result<(), Reason> {
-        if rules.royal[side.slot()] == 0 && !rules.must_change {
+        if rules.royal[side.slot()] == 0
+            && !rules.must_change
+            && (rules.after.is_empty() || m.is_pass())
+        {
             return Ok(());
         }
         let mut scratch = SCRATCH
@@ -123,12 +131,52 @@ impl State {
             Err(Reason::NoEffect(i))
         } else if scratch.in_check(rules, side) {
             Err(Reason::Exposed)
-        } else {
+        } else if m.is_pass() {
             Ok(())
+        } else {
+            scratch.after_rules(rules, m, side, self)
         };
         scratch.unmake_general(rules, m, &undo);
         SCRATCH.with(|s| s.borrow_mut().push(scratch));
         verdict
+    }
+
+    /// The first rule of the position after the move that does not hold on this position,
+    /// reached by move `m` of `side` from `before`.
+    fn after_rules(
+        &self,
+        rules: &Rules,
+        m: Move,
+        side: Player,
+        before: &State,
+    ) -> Result<(), Reason> {
+        if rules.after.is_empty() {
+            return Ok(());
+        }
+        let to = m.to();
+        let from = if m.is_placement() { to } else { m.from() };
+        let bound = crate::verdict::StaticEnv {
+            mover: Some(
+                crate::piece::Piece::from_code(self.board[to.index()])
+                    .map_or(crate::expr::Value::NoPiece, |p| {
+                        crate::expr::Value::Piece(p, to)
+                    }),
+            ),
+            from: Some(from),
+            to: Some(to),
+            player: Some(side),
+            ..crate::verdict::StaticEnv::default()
+        };
+        let env = super::end::PlayEnv::new(rules, self, bound).after(before);
+        for (i, e) in rules.after.iter().enumerate() {
+            if !e.test(&rules.core, &env).unwrap_or(false) {
+                return Err(Reason::After(crate::reason::RuleId::new(
+                    crate::reason::Section::After,
+                    i,
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// This state becomes a copy of `src` with `side` to move, to make moves on: the board,
@@ -216,7 +264,9 @@ impl Position {
         if rules.must_capture && kept.iter().any(|m| m.is_capture()) {
             kept.retain(|m| m.is_capture());
         }
-        if kept.iter().any(|m| !m.is_pass()) {
+        if rules.pass_any_time {
+            kept.retain(|m| !m.is_pass() || state.admit_by_making(rules, *m, side).is_ok());
+        } else if kept.iter().any(|m| !m.is_pass()) {
             kept.retain(|m| !m.is_pass());
         } else {
             kept.retain(|m| state.admit_by_making(rules, *m, side).is_ok());

@@ -239,7 +239,11 @@ impl Position {
         if self.rules.must_capture || self.rules.general {
             // Whether this piece's quiet moves are legal depends on every other piece (or on
             // what effects they have).
-            for m in self.legal_moves()?.iter().filter(|m| m.from() == cell) {
+            for m in self
+                .legal_moves()?
+                .iter()
+                .filter(|m| !m.is_pass() && m.from() == cell)
+            {
                 list.push(m);
             }
             return Ok(list);

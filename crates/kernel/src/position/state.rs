@@ -270,12 +270,42 @@ impl State {
             self.dead_unmoved_xor(rules)
         };
         let key = self.ghost_free_key(rules) ^ dead;
+        let board = if rules.uses_board_repetitions {
+            self.board_key(rules)
+        } else {
+            0
+        };
         let (ply, unmoved) = (self.ply, self.unmoved);
         if let Some(seen) = &mut self.seen {
             seen.dead_for = unmoved;
             seen.dead_xor = dead;
-            seen.record(ply, key);
+            seen.record(ply, key, board);
         }
+    }
+
+    /// The key of the board alone: the pieces on their cells, whoever is to move, whatever is
+    /// in hand (what `board_repetitions` compares).
+    pub fn board_key(&self, rules: &Rules) -> u64 {
+        let mut key = 0;
+        for side in &self.occupied {
+            for c in side.iter() {
+                key ^= rules.zobrist[self.board[c.index()] as usize][c.index()];
+            }
+        }
+        key
+    }
+
+    /// How many earlier positions of the game had the board of this one, among those
+    /// remembered up to and including ply `upto` of `history` (this position's own history, or
+    /// the one of the position a move is being judged from).
+    pub fn board_repetitions(&self, rules: &Rules, history: &State, upto: u32) -> i64 {
+        let Some(seen) = &history.seen else { return 0 };
+        let Some(i) = upto.checked_sub(seen.base) else {
+            return 0;
+        };
+        let end = (i as usize + 1).min(seen.boards.len());
+        let now = self.board_key(rules);
+        seen.boards[..end].iter().filter(|&&k| k == now).count() as i64
     }
 
     /// [`State::hash`] without the cells open to capture when no legal move takes their piece.
@@ -409,6 +439,9 @@ pub(crate) struct Seen {
     base: u32,
     /// By `ply - base`; keys past the current ply are of moves taken back.
     keys: Vec<u64>,
+    /// The boards' keys ([`State::board_key`]), by ply as `keys` (zeros for rules that do not
+    /// read `board_repetitions`).
+    boards: Vec<u64>,
     /// The unmoved set last remembered, and the keys of its dead flags.
     dead_for: CellSet,
     dead_xor: u64,
@@ -419,22 +452,26 @@ impl Seen {
         Seen {
             base: 0,
             keys: Vec::with_capacity(SEEN_ROOM),
+            boards: Vec::with_capacity(SEEN_ROOM),
             dead_for: CellSet::EMPTY,
             dead_xor: 0,
         }
     }
 
     /// Records `key` as the key of ply `ply` (the first at or before the base starts anew).
-    fn record(&mut self, ply: u32, key: u64) {
+    fn record(&mut self, ply: u32, key: u64, board: u64) {
         if self.keys.is_empty() || ply <= self.base {
             self.base = ply;
             self.keys.clear();
+            self.boards.clear();
         }
         let i = (ply - self.base) as usize;
         // Plies are remembered one after the other; a gap (none is known) is filled with the
         // new key, which counts no repetition that was not one.
         self.keys.resize(i, key);
         self.keys.push(key);
+        self.boards.resize(i, board);
+        self.boards.push(board);
     }
 
     /// The keys `repetitions` reads at ply `ply` with the idle clock at `idle`: the last
@@ -453,9 +490,12 @@ impl Clone for Seen {
     fn clone(&self) -> Seen {
         let mut keys = Vec::with_capacity(self.keys.len().max(SEEN_ROOM));
         keys.extend_from_slice(&self.keys);
+        let mut boards = Vec::with_capacity(self.boards.len().max(SEEN_ROOM));
+        boards.extend_from_slice(&self.boards);
         Seen {
             base: self.base,
             keys,
+            boards,
             dead_for: self.dead_for,
             dead_xor: self.dead_xor,
         }

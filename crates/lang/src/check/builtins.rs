@@ -152,6 +152,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         check: liberties,
     },
     Builtin {
+        name: "area",
+        args: (2, 2),
+        usage: "area(PLAYER, DIRECTIONS)",
+        check: area,
+    },
+    Builtin {
         name: "distance",
         args: (2, 2),
         usage: "distance(CELL, CELL)",
@@ -355,6 +361,12 @@ fn groups(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
     let p = call.arg(c, 0, Ty::Player);
     let dirs = c.compass(&call.args[1], call.text, false);
     Some(Checked::Value(Expr::Groups(p?.boxed(), dirs?), Ty::Int))
+}
+
+fn area(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    let p = call.arg(c, 0, Ty::Player);
+    let dirs = c.compass(&call.args[1], call.text, false);
+    Some(Checked::Value(Expr::Area(p?.boxed(), dirs?), Ty::Int))
 }
 
 /// A zone argument: a zone's name, or an owned zone's part (`goal(player)`).

@@ -142,10 +142,29 @@ pub const END: Scope = Scope {
         ("idle", Var::Idle, Ty::Int),
         ("repetitions", Var::Repetitions, Ty::Int),
         ("passes", Var::Passes, Ty::Int),
+        ("board_repetitions", Var::BoardRepetitions, Ty::Int),
+        ("plies", Var::Plies, Ty::Int),
         PL,
         OPP,
     ],
     moves: true,
+    placed: false,
+};
+
+/// Rules of the position after a move (`[rules.after]`): read on the position the move
+/// leaves, effects and captures done.
+pub const AFTER: Scope = Scope {
+    what: "a rule of the position after the move",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("from", Var::From, Ty::Cell),
+        ("to", Var::To, Ty::Cell),
+        ("board_repetitions", Var::BoardRepetitions, Ty::Int),
+        ("plies", Var::Plies, Ty::Int),
+        PL,
+        OPP,
+    ],
+    moves: false,
     placed: false,
 };
 

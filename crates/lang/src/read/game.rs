@@ -15,6 +15,8 @@ pub(super) struct Game {
     pub(super) forward: Option<[Dir; PLAYERS]>,
     pub(super) must_capture: bool,
     pub(super) pass: bool,
+    /// `pass = "always"`: a player may pass on any turn.
+    pub(super) pass_any_time: bool,
 }
 
 impl Reader<'_> {
@@ -63,19 +65,23 @@ impl Reader<'_> {
             None => false,
         };
 
-        let pass = match game.get("pass") {
+        let (pass, pass_any_time) = match game.get("pass") {
             Some(Node {
                 value: Value::Bool(b),
                 ..
-            }) => *b,
+            }) => (*b, false),
+            Some(Node {
+                value: Value::Str(s),
+                ..
+            }) if s == "always" => (true, true),
             Some(n) => {
                 self.err(
                     n.loc,
-                    "`pass` is true or false: whether a player with no move passes",
+                    "`pass` is true, false or \"always\": true lets a player with no other move pass, \"always\" lets a player pass on any turn",
                 );
-                false
+                (false, false)
             }
-            None => false,
+            None => (false, false),
         };
 
         Some(Game {
@@ -85,6 +91,7 @@ impl Reader<'_> {
             forward,
             must_capture,
             pass,
+            pass_any_time,
         })
     }
 

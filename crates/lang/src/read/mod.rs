@@ -33,7 +33,7 @@ pub(crate) use reader::Reader;
 
 use game::Game;
 
-use crate::check::{CAPTURE, Checker, ENTER, PLACE, World};
+use crate::check::{AFTER, CAPTURE, Checker, ENTER, PLACE, World};
 use crate::diag::Diagnostic;
 use crate::lints;
 use crate::options::Options;
@@ -69,6 +69,7 @@ impl Reader<'_> {
             forward,
             must_capture,
             pass,
+            pass_any_time,
         } = self.game(&game, top)?;
 
         // [board]
@@ -124,7 +125,7 @@ impl Reader<'_> {
         let rules_t = self.section(top, "rules");
         rules_t.check_keys(
             "[rules]",
-            &["enter", "capture", "place"],
+            &["enter", "capture", "place", "after"],
             &|_| false,
             &mut self.diags,
         );
@@ -133,7 +134,9 @@ impl Reader<'_> {
         let (place, place_locs) = self.rule_list(&rules_t, "place", &PLACE, &mut checker);
         self.locs.enter = enter_locs;
         self.locs.capture = capture_locs;
+        let (after, after_locs) = self.rule_list(&rules_t, "after", &AFTER, &mut checker);
         self.locs.place = place_locs;
+        self.locs.after = after_locs;
 
         // [effects]
         let effects_t = self.section(top, "effects");
@@ -206,6 +209,8 @@ impl Reader<'_> {
         spec.must_capture = must_capture;
         spec.effects = effects;
         spec.pass = pass;
+        spec.pass_any_time = pass_any_time;
+        spec.after = after;
         spec.compounds = compounds;
         spec.fen = fen;
         Some((spec, options, warnings))

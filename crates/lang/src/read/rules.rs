@@ -1,4 +1,5 @@
-//! `[rules.enter]`, `[rules.capture]`, `[rules.place]`: named conditions, in order.
+//! `[rules.enter]`, `[rules.capture]`, `[rules.place]`, `[rules.after]`: named conditions, in
+//! order.
 
 use super::reader::Reader;
 use crate::check::{Checker, Scope, Ty};
