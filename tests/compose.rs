@@ -164,14 +164,14 @@ fn pack(text: &str) -> std::sync::Arc<ply_kernel::Rules> {
 /// The legal moves of `position` in notation, checked against the reference definition, and
 /// every invariant of `check_position` on it.
 fn checked(rules: &std::sync::Arc<ply_kernel::Rules>, position: &str) -> Vec<String> {
-    checked_with(rules, position, false)
+    checked_with(rules, position, check::Capturing::Free)
 }
 
 /// [`checked`], for rules that make capturing mandatory or not.
 fn checked_with(
     rules: &std::sync::Arc<ply_kernel::Rules>,
     position: &str,
-    must_capture: bool,
+    must_capture: check::Capturing,
 ) -> Vec<String> {
     let pos = ply_kernel::Position::from_position_string(rules.clone(), position)
         .unwrap_or_else(|e| panic!("{position}: {e}"));
@@ -224,12 +224,20 @@ Stone = "c3"
     ));
     // No capture: the step and the placements on the top row (but c3) are all legal.
     assert_eq!(
-        checked_with(&rules, "2BS/3/WS2 White hand=WD:1,BD:1", true),
+        checked_with(
+            &rules,
+            "2BS/3/WS2 White hand=WD:1,BD:1",
+            check::Capturing::Mandatory
+        ),
         ["a1-a2", "a3", "b3"]
     );
     // A capture: only it.
     assert_eq!(
-        checked_with(&rules, "2BS/BS2/WS2 White hand=WD:1,BD:1", true),
+        checked_with(
+            &rules,
+            "2BS/BS2/WS2 White hand=WD:1,BD:1",
+            check::Capturing::Mandatory
+        ),
         ["a1xa2"]
     );
 }
@@ -634,4 +642,59 @@ moves = ["place when cell.row == 1"]
         p.unmake_unchecked(m, u);
         assert!(p == pos, "{}", ply_kernel::move_text(&rules, &m));
     }
+}
+
+#[test]
+fn a_far_hop_answers_a_check_and_the_most_captures_rule_picks_among_the_answers() {
+    let rules = pack(&format!(
+        r#"{TWO_SIDES}
+must_capture = "most"
+[board]
+rows = 6
+cols = 6
+[pieces.Ace]
+letter = "A"
+royal = true
+moves = ["step all"]
+[pieces.Flyer]
+letter = "F"
+moves = ["slide diagonal quiet", "hop diagonal far chain complete"]
+[pieces.Bishop]
+letter = "B"
+moves = ["slide diagonal"]
+[setup.White]
+Ace = "a1"
+Flyer = "f6"
+[setup.Black]
+Ace = "f1"
+Bishop = "d4"
+"#
+    ));
+    // The bishop on d4 checks the ace on a1. The flyer takes it from afar, landing on c3 or
+    // b2 (not past the ace); nothing else is legal, captures being mandatory.
+    assert_eq!(
+        checked_with(&rules, "5WF/6/3BB2/6/6/WA4BA White", check::Capturing::Most),
+        ["f6xb2", "f6xc3"]
+    );
+    // A second bishop on b4 can be taken after d4 from c3 only (landing on a5): the chain that
+    // takes two is the only move, and it also ends the check.
+    assert_eq!(
+        checked_with(
+            &rules,
+            "5WF/6/1BB1BB2/6/6/WA4BA White",
+            check::Capturing::Most
+        ),
+        ["f6xc3xa5"]
+    );
+    // The chain that stops at b2 takes one piece: refused, saying why.
+    let pos =
+        ply_kernel::Position::from_position_string(rules.clone(), "5WF/6/1BB1BB2/6/6/WA4BA White")
+            .unwrap();
+    let fewer = pos
+        .find_move_choosing(None, &cells(&rules, "f6-b2"), None)
+        .unwrap_err();
+    assert!(
+        fewer.to_string().contains("another capture takes 2 pieces"),
+        "{fewer}"
+    );
 }

@@ -564,6 +564,8 @@ fn the_limits_stated_are_the_codes() {
         ("MAX_KINDS", ply_kernel::MAX_KINDS as u64),
         ("PLAYERS", ply_kernel::PLAYERS as u64),
         ("MAX_HOPS", ply_kernel::MAX_HOPS as u64),
+        ("MAX_FAR_HOPS", ply_kernel::MAX_FAR_HOPS as u64),
+        ("MAX_FAR_HOP_LENGTH", ply_kernel::MAX_FAR_HOP_LENGTH as u64),
         ("MAX_MOVES", ply_kernel::MAX_MOVES as u64),
         ("MAX_TABLE_BITS", ply_kernel::MAX_TABLE_BITS as u64),
         ("MAX_PASSED_CELLS", ply_kernel::MAX_PASSED_CELLS as u64),

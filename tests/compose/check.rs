@@ -118,7 +118,13 @@ fn walk(
     position: &RefCell<Option<String>>,
 ) -> Result<Walk, String> {
     let rules = load(toml).map_err(|e| format!("the generated pack does not load:\n{e}"))?;
-    let must_capture = toml.lines().any(|l| l.trim() == "must_capture = true");
+    let must_capture = if toml.lines().any(|l| l.trim() == "must_capture = true") {
+        Capturing::Mandatory
+    } else if toml.lines().any(|l| l.trim() == "must_capture = \"most\"") {
+        Capturing::Most
+    } else {
+        Capturing::Free
+    };
     let mut game = Game::new(rules.clone());
     let mut stats = Walk::default();
     let mut strings = vec![game.position().to_position_string()];
@@ -236,11 +242,22 @@ fn sample<T: Copy>(items: &[T], n: usize, d: &mut Draw) -> Vec<T> {
     (0..n).map(|_| items[d.below(items.len())]).collect()
 }
 
+/// What a pack's `must_capture` says.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Capturing {
+    /// Absent or false.
+    Free,
+    /// `true`: a player who can capture must.
+    Mandatory,
+    /// `"most"`: and must take the most pieces any capture takes.
+    Most,
+}
+
 /// Checks one position; false when its moves pass the kernel's limits (nothing to check).
 /// `must_capture` says whether the pack makes capturing mandatory.
 pub fn check_position(
     pos: &Position,
-    must_capture: bool,
+    must_capture: Capturing,
     d: &mut Draw,
     stats: &mut Walk,
 ) -> Result<bool, String> {
@@ -408,6 +425,7 @@ pub fn check_position(
         .copied()
         .collect();
     let any_capture = legal.iter().any(|m| m.is_capture());
+    let most_taken = legal.iter().map(|m| m.captured_count()).max().unwrap_or(0);
     for m in sample(&refused, 24, d) {
         stats.refused += 1;
         let t = text(&m);
@@ -486,7 +504,19 @@ pub fn check_position(
                 }
             }
             Ok(()) => {
-                let mandatory = must_capture && any_capture && !m.is_capture();
+                let mandatory = must_capture != Capturing::Free && any_capture && !m.is_capture();
+                let fewer = must_capture == Capturing::Most
+                    && m.is_capture()
+                    && m.captured_count() < most_taken;
+                if fewer {
+                    if reason != Some(Reason::TakesFewer(most_taken as u8)) {
+                        return Err(format!(
+                            "{t} takes {} pieces where another capture takes {most_taken}, but typed it is refused with {given:?}",
+                            m.captured_count()
+                        ));
+                    }
+                    continue;
+                }
                 if !mandatory {
                     return Err(format!(
                         "{t} is admitted by the reference, is not a move that mandatory capture rules out, and is not legal (typed: {given:?})"

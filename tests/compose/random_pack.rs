@@ -2,10 +2,10 @@
 //! and its fuzz target (`crates/cli/fuzz/fuzz_targets/compose.rs`, which includes this file).
 //!
 //! A pack mixes the constructs of the language at random: steps, slides (with `upto`,
-//! `screen`, `over own`, `until`), leaps (with a leg), jumps across a zone, hops and hop chains, placement
+//! `screen`, `over own`, `until`), leaps (with a leg), jumps across a zone, hops, far hops and hop chains, placement
 //! with or without a supply, second parts (`then place`), effects (custodial with runs, surround, flip, convert,
 //! required or not), a royal kind (sometimes two royal pieces of a side), promotion (to one
-//! kind or by choice), compound moves, passing captures (ghosts), mandatory capture, passing,
+//! kind or by choice), compound moves, passing captures (ghosts), mandatory capture (of the most pieces too), passing,
 //! holes, and conditions on patterns and in the rule sections. Everything is drawn from a
 //! [`Draw`]: a seed for the property test, the fuzzer's bytes for the fuzz target.
 //!
@@ -125,6 +125,7 @@ pub const CONSTRUCTS: &[&str] = &[
     "hop over",
     "hop chain",
     "hop chain complete",
+    "hop far",
     "place",
     "place when",
     "supply",
@@ -153,6 +154,7 @@ pub const CONSTRUCTS: &[&str] = &[
     "leaves ghost",
     "takes ghost",
     "must capture",
+    "most captures",
     "pass",
     "pass any time",
     "after rule",
@@ -536,7 +538,12 @@ impl Gen<'_> {
         let _ = writeln!(out, "attributes = [\"rank\"]");
         if self.must_capture {
             self.note("must capture");
-            let _ = writeln!(out, "must_capture = true");
+            if self.d.chance(40) {
+                self.note("most captures");
+                let _ = writeln!(out, "must_capture = \"most\"");
+            } else {
+                let _ = writeln!(out, "must_capture = true");
+            }
         }
         if pass {
             self.note("pass");
@@ -971,6 +978,15 @@ impl Gen<'_> {
         k.steps_only = false;
         k.hops = true;
         let text = dirs.text(self.d);
+        // A far hop passes at most MAX_FAR_HOP_LENGTH cells: boards whose lines are longer
+        // refuse it.
+        let short = self.rows.max(self.cols) <= ply_kernel::MAX_FAR_HOP_LENGTH;
+        let far = if short && self.d.chance(30) {
+            self.note("hop far");
+            " far"
+        } else {
+            ""
+        };
         let over = match self.d.below(4) {
             0 => {
                 self.note("hop over");
@@ -1010,7 +1026,7 @@ impl Gen<'_> {
             }
         };
         let when = self.when(k, false);
-        k.moves.push(format!("hop {text}{over}{chain}{when}"));
+        k.moves.push(format!("hop {text}{far}{over}{chain}{when}"));
         self.note("hop");
     }
 

@@ -198,6 +198,17 @@ pub fn summary(pack: &Pack) -> String {
             ends.join("; ")
         );
     }
+    if rules.captures_are_mandatory() {
+        let _ = writeln!(
+            out,
+            "{}",
+            if rules.most_captures_only() {
+                "Capturing: mandatory, and a capture must take the most pieces any capture takes"
+            } else {
+                "Capturing: mandatory (a player who can capture must)"
+            }
+        );
+    }
     if rules.passes() {
         let _ = writeln!(
             out,

@@ -255,6 +255,9 @@ impl Reason {
                 g.name(cell)
             ),
             Reason::MustCapture => "a capture is possible, and capturing is mandatory".to_string(),
+            Reason::TakesFewer(n) => format!(
+                "another capture takes {n} pieces, and a player must take as many as it can"
+            ),
             Reason::Place(r) => {
                 format!("place rule `{}` forbids placing there", rules.rule_name(r))
             }

@@ -6,6 +6,14 @@
 /// one word).
 pub const MAX_HOPS: usize = 21;
 
+/// The longest chain of `far` hops a move may have (a move keeps each such hop's direction
+/// and length in seven bits of one word).
+pub const MAX_FAR_HOPS: usize = 9;
+
+/// The longest `far` hop, in cells from where it starts to where it lands: the diagonal of a
+/// 16x16 board. A pack whose `far` hops could go further is refused.
+pub const MAX_FAR_HOP_LENGTH: usize = 16;
+
 /// The most legal moves a position may have. Past it, generation stops and reports
 /// [`MoveLimit::TooMany`]: a list of moves never takes more than `MAX_MOVES` times 16 bytes,
 /// and generating it never takes more than that many steps per move found (hop chains that
@@ -39,7 +47,9 @@ pub enum MoveLimit {
     /// More legal moves than [`MAX_MOVES`].
     #[error("this position has more than {MAX_MOVES} legal moves, the kernel's limit")]
     TooMany,
-    /// A hop chain longer than [`MAX_HOPS`] hops.
-    #[error("a hop chain here can go on past {MAX_HOPS} hops, the kernel's limit")]
+    /// A hop chain longer than [`MAX_HOPS`] hops ([`MAX_FAR_HOPS`] for `far` hops).
+    #[error(
+        "a hop chain here can go on past {MAX_HOPS} hops, the kernel's limit ({MAX_FAR_HOPS} for a chain of far hops)"
+    )]
     ChainTooLong,
 }

@@ -13,7 +13,7 @@
 use crate::cell::Cell;
 use crate::geometry::Dir;
 use crate::geometry::Geometry;
-use crate::limits::{MAX_HOPS, MAX_MOVES, MoveLimit};
+use crate::limits::{MAX_FAR_HOP_LENGTH, MAX_FAR_HOPS, MAX_HOPS, MAX_MOVES, MoveLimit};
 use arrayvec::ArrayVec;
 use std::marker::PhantomData;
 use std::ops::ControlFlow;
@@ -58,7 +58,14 @@ const CHOICE_SHIFT: u32 = FLAGS_SHIFT + 7;
 /// A compound move written and pathed from the mover onto its partner (its own destination
 /// is one the mover's own patterns reach from its origin).
 const BY_PARTNER: u64 = 1 << (CHOICE_SHIFT + 8);
-const _: () = assert!(CHOICE_SHIFT + 9 <= 64);
+/// A hop chain of a `far` pattern: each hop keeps its direction and its length (see
+/// [`FAR_BITS`]).
+const FAR: u64 = 1 << (CHOICE_SHIFT + 9);
+const _: () = assert!(CHOICE_SHIFT + 10 <= 64);
+/// Bits of one hop of a `far` chain in [`Move::extra`]: the direction (three bits), then the
+/// number of cells from the hop's start to its landing, less one (four bits).
+const FAR_BITS: u32 = 7;
+const _: () = assert!(FAR_BITS as usize * MAX_FAR_HOPS <= 64 && MAX_FAR_HOP_LENGTH <= 16);
 
 /// What a move carries, unpacked: the one description [`Move::pack`] packs and
 /// [`Move::parts`] gives back.
@@ -79,6 +86,9 @@ pub struct MoveParts {
     pub pass: bool,
     /// The direction index of each hop, in order (`0..8`, clockwise from north).
     pub hops: ArrayVec<u8, MAX_HOPS>,
+    /// For a hop chain of a `far` pattern, the length of each hop: the cells from where it
+    /// starts to where it lands (`2..=MAX_FAR_HOP_LENGTH`); empty for other moves.
+    pub hop_lengths: ArrayVec<u8, MAX_FAR_HOPS>,
     /// The cell of the second part of the turn.
     pub second: Option<Cell>,
     /// The cell of the piece taken because it has just passed `to`.
@@ -103,6 +113,10 @@ impl Move {
             || ((p.placement || p.pass) && (p.ghost_victim.is_some() || p.choice.is_some()))
             || (p.pass && p.second.is_some())
             || (p.by_partner && p.partner.is_none())
+            || (!p.hop_lengths.is_empty() && p.hop_lengths.len() != p.hops.len())
+            || p.hop_lengths
+                .iter()
+                .any(|&l| !(2..=MAX_FAR_HOP_LENGTH as u8).contains(&l))
         {
             return None;
         }
@@ -119,10 +133,18 @@ impl Move {
         if p.pass {
             m.meta |= PASS;
         }
-        for &d in &p.hops {
-            let n = m.hops() as u32;
-            m.extra |= (d as u64 & 7) << (3 * n);
-            m.meta += 1 << HOPS_SHIFT;
+        if p.hop_lengths.is_empty() {
+            for &d in &p.hops {
+                let n = m.hops() as u32;
+                m.extra |= (d as u64 & 7) << (3 * n);
+                m.meta += 1 << HOPS_SHIFT;
+            }
+        } else {
+            m.meta |= FAR;
+            for (&d, &l) in p.hops.iter().zip(&p.hop_lengths) {
+                m = m.extended_far(m.to(), d, l);
+            }
+            m = m.with_to(p.to);
         }
         if let Some(at) = p.second {
             m = m.then_at(at);
@@ -154,6 +176,11 @@ impl Move {
             placement: self.is_placement(),
             pass: self.is_pass(),
             hops: (0..self.hops()).map(|i| self.hop_dir(i) as u8).collect(),
+            hop_lengths: if self.is_far() {
+                (0..self.hops()).map(|i| self.hop_length(i)).collect()
+            } else {
+                ArrayVec::new()
+            },
             second: self.second(),
             ghost_victim: self.ghost_victim(),
             partner: self.compound_partner(),
@@ -325,6 +352,47 @@ impl Move {
         }
     }
 
+    /// The first hop of a chain of a `far` pattern, in `dir`, `len` cells long, landing on
+    /// `to`.
+    #[inline]
+    pub(crate) fn far_hop(from: Cell, to: Cell, rule: u8, dir: u8, len: u8) -> Move {
+        Move {
+            meta: Move::word(from, from, rule, FAR),
+            extra: 0,
+        }
+        .extended_far(to, dir, len)
+    }
+
+    /// This chain of a `far` pattern extended by one more hop in `dir`, `len` cells long,
+    /// landing on `to`.
+    #[inline]
+    pub(crate) fn extended_far(self, to: Cell, dir: u8, len: u8) -> Move {
+        let n = self.hops() as u32;
+        let bits = (dir as u64 & 7) | ((len as u64).saturating_sub(1) & 15) << 3;
+        Move {
+            meta: self.with_to(to).meta + (1 << HOPS_SHIFT),
+            extra: self.extra | bits << (FAR_BITS * n),
+        }
+    }
+
+    /// Whether this is a hop chain of a `far` pattern: hops that cross empty cells before and
+    /// after the piece they take, which only the board says ([`crate::Position::hopped`]).
+    #[inline(always)]
+    pub fn is_far(&self) -> bool {
+        self.meta & FAR != 0
+    }
+
+    /// The number of cells the `i`-th hop goes, from where it starts to where it lands: 2
+    /// for a plain hop.
+    #[inline]
+    pub(crate) fn hop_length(&self, i: usize) -> u8 {
+        if self.is_far() {
+            ((self.extra >> (FAR_BITS as usize * i + 3)) & 15) as u8 + 1
+        } else {
+            2
+        }
+    }
+
     /// The cell the piece leaves.
     #[inline]
     pub fn from(&self) -> Cell {
@@ -348,6 +416,16 @@ impl Move {
         ((self.meta >> HOPS_SHIFT) & HOPS_MASK) as usize
     }
 
+    /// How many pieces the move itself takes: one a hop, one by moving onto a piece, one in
+    /// passing (an effect's captures are not counted). What `must_capture = "most"` compares.
+    #[inline]
+    pub fn captured_count(&self) -> usize {
+        match self.hops() {
+            0 => usize::from(self.meta & CAPTURE != 0) + usize::from(self.meta & GHOST != 0),
+            n => n,
+        }
+    }
+
     /// Whether the move captures: by moving onto an enemy piece, or by hopping over one.
     #[inline]
     pub fn is_capture(&self) -> bool {
@@ -362,7 +440,8 @@ impl Move {
 
     #[inline]
     pub(crate) fn hop_dir(&self, i: usize) -> Dir {
-        Dir::from_index(((self.extra >> (3 * i)) & 7) as u8)
+        let shift = if self.is_far() { FAR_BITS as usize } else { 3 };
+        Dir::from_index(((self.extra >> (shift * i)) & 7) as u8)
     }
 
     /// The cells the piece visits on this board: origin, each landing cell, destination last;
@@ -400,7 +479,11 @@ impl Move {
         let mut cur = self.from();
         for i in 0..self.hops() {
             let d = self.hop_dir(i);
-            let Some(land) = g.neighbour(cur, d).and_then(|o| g.neighbour(o, d)) else {
+            let mut land = Some(cur);
+            for _ in 0..self.hop_length(i) {
+                land = land.and_then(|c| g.neighbour(c, d));
+            }
+            let Some(land) = land else {
                 break;
             };
             out.push(land);
@@ -410,9 +493,13 @@ impl Move {
     }
 
     /// The cells of the pieces a hop chain jumps over on this board, in order (empty for
-    /// other moves).
+    /// other moves, and for a `far` chain, whose hops cross empty cells: the position says
+    /// which cells it takes, [`crate::Position::hopped`]).
     pub fn hopped(&self, g: &Geometry) -> ArrayVec<Cell, MAX_HOPS> {
         let mut out = ArrayVec::new();
+        if self.is_far() {
+            return out;
+        }
         let mut cur = self.from();
         for i in 0..self.hops() {
             let d = self.hop_dir(i);

@@ -103,6 +103,8 @@ pub enum Reason {
     Incomplete(Cell),
     /// Capturing is mandatory and another move captures.
     MustCapture,
+    /// A player must take as many pieces as it can, and another capture takes this many.
+    TakesFewer(u8),
     /// A named place rule does not hold.
     Place(RuleId),
     /// A slide over a screen captures only by passing exactly one piece on the way, and a

@@ -59,6 +59,9 @@ pub struct Rules {
     /// By `piece code * stride + cell`: a promotion there ends a hop chain.
     pub(crate) promote_stops: Vec<bool>,
     pub(crate) must_capture: bool,
+    /// With `must_capture`: only the captures that take the most pieces are legal
+    /// ([`crate::Move::captured_count`]).
+    pub(crate) most_captures: bool,
     /// Every eager end rule is a piece count: positions keep the first that holds for each
     /// mover up to date, and arrival and counts decide an end with two loads.
     pub(crate) counts_only: bool,
@@ -260,6 +263,17 @@ impl Rules {
         self.pass_rule.is_some() && self.pass_any_time
     }
 
+    /// Whether a player who can capture must capture (`must_capture`).
+    pub fn captures_are_mandatory(&self) -> bool {
+        self.must_capture
+    }
+
+    /// Whether, capturing being mandatory, only the captures that take the most pieces are
+    /// legal (`must_capture = "most"`).
+    pub fn most_captures_only(&self) -> bool {
+        self.most_captures
+    }
+
     /// The static facts: board, players, zones, kinds.
     pub fn core(&self) -> &Core {
         &self.core
@@ -420,7 +434,7 @@ impl Rules {
         }
         if self.general {
             why.push(
-                "placements, passes, second parts, effects or a winner read from the position",
+                "placements, passes, second parts, effects, far hops, the most captures or a winner read from the position",
             );
         }
         if self.overlaps {

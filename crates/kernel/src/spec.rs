@@ -49,6 +49,10 @@ pub enum Pattern {
         /// With `chain`: whether a chain must go on while another hop is possible (the
         /// player still chooses which chain); otherwise it may stop after any hop.
         complete: bool,
+        /// A long hop: across any number of empty cells to the enemy piece, and onto any
+        /// empty cell beyond it. The pieces a chain of them takes are lifted when the move
+        /// ends: they cannot be hopped twice, and they block the chain's way.
+        far: bool,
     },
     /// Any number of cells in one direction over empty cells, landing on an empty cell or on
     /// the first piece met (a capture).
@@ -312,6 +316,8 @@ pub struct RulesSpec {
     pub setup: Vec<(Piece, Cell)>,
     /// Whether a player who can capture must (only capturing moves are then legal).
     pub must_capture: bool,
+    /// With `must_capture`: only the captures that take the most pieces are legal.
+    pub most_captures: bool,
     /// Effects after each move, in order.
     pub effects: Vec<EffectSpec>,
     /// Whether a player with no legal move passes (a pass is then its only move).
@@ -569,6 +575,7 @@ impl RulesSpec {
             end: Vec::new(),
             setup: Vec::new(),
             must_capture: false,
+            most_captures: false,
             effects: Vec::new(),
             pass: false,
             pass_any_time: false,

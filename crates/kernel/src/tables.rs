@@ -155,6 +155,10 @@ pub(crate) struct CompiledMove {
     pub screen: bool,
     /// A slide that passes the mover's own pieces.
     pub over_own: bool,
+    /// A `far` hop: across empty cells to the piece it takes and onto any empty cell beyond
+    /// (its targets list the cells passed, which must be empty); a chain of them lifts the
+    /// pieces it takes when the move ends.
+    pub far: bool,
     /// For a placement: the cells the static checks allow, by player; for a second part, the
     /// cells where its piece may be placed.
     pub place_cells: [CellSet; PLAYERS],
@@ -189,6 +193,7 @@ impl CompiledMove {
             dynamic_enter: Vec::new(),
             screen: false,
             over_own: false,
+            far: false,
             place_cells: [CellSet::EMPTY; PLAYERS],
             place_static: Vec::new(),
             place_formula: None,

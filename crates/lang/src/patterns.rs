@@ -39,8 +39,8 @@ pub const PATTERN_FORMS: &[PatternForm] = &[
     },
     PatternForm {
         word: "hop",
-        synopsis: "hop DIRS [over TARGET] [chain [complete] | chain(CONSTANT) [complete]] [when COND]",
-        example: "hop diagonal over target.rank < mover.rank chain(multi_hop) complete when true",
+        synopsis: "hop DIRS [far] [over TARGET] [chain [complete] | chain(CONSTANT) [complete]] [when COND]",
+        example: "hop diagonal far over target.rank < mover.rank chain(multi_hop) complete when true",
     },
     PatternForm {
         word: "place",
@@ -115,6 +115,7 @@ mod tests {
                     "unless" => "unless BLOCKING",
                     "over" => "over TARGET",
                     "chain" => "chain",
+                    "far" => "[far]",
                     other => panic!("rule `{}`: no word for part `{other}`", f.word),
                 };
                 match f.synopsis[at..].find(needle) {

@@ -526,7 +526,6 @@ impl AlphaBeta {
             self.aborted = true;
             return false;
         }
-        let g = pos.rules().geometry();
         let buf = &mut self.buffers[ply];
         buf.clear();
         let killers = self.killers[ply];
@@ -546,7 +545,7 @@ impl AlphaBeta {
                     victims += self.eval.piece_value(p);
                 }
                 if m.hops() > 0 {
-                    for c in m.hopped(g) {
+                    for c in pos.hopped(m) {
                         if let Some(p) = pos.piece_at(c) {
                             victims += self.eval.piece_value(p);
                         }

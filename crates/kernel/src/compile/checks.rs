@@ -82,6 +82,10 @@ pub(super) fn flatten(
             if hop {
                 flags |= HOPS;
             }
+            if m.far {
+                // A far hop's passed cells are read where its verdict is (`target_verdict`).
+                flags |= SLOW;
+            }
             if m.complete {
                 // Whether a prefix may be played depends on what follows: the general path.
                 flags |= SLOW;

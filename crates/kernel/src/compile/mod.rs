@@ -300,7 +300,9 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         || dynamic_winner
         || supply.iter().any(Option::is_some)
         || moves.iter().any(|m| m.then.is_some())
-        || !spec.after.is_empty();
+        || !spec.after.is_empty()
+        || moves.iter().any(|m| m.far)
+        || (spec.must_capture && spec.most_captures);
     let uses_clock = spec_reads(&spec, Var::Clock);
     let uses_idle = spec_reads(&spec, Var::Idle);
     let uses_board_repetitions = spec_reads(&spec, Var::BoardRepetitions);
@@ -337,6 +339,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         promote,
         promote_stops,
         must_capture: spec.must_capture,
+        most_captures: spec.must_capture && spec.most_captures,
         counts_only,
         narrow,
         uses_clock,

@@ -77,6 +77,8 @@ impl Compiler<'_> {
                     Pattern::Slide { stop, .. } => stop.clone(),
                     _ => None,
                 };
+                let far = matches!(m.pattern, Pattern::Hop { far: true, .. });
+                let mut too_far = false;
 
                 for player in Player::ALL {
                     let piece = Piece::new(kid, player);
@@ -85,6 +87,25 @@ impl Compiler<'_> {
                             let found = match shape {
                                 Shape::Slide(max) => {
                                     self.ray(&g, piece, from, dir, max, stop.as_ref(), site)
+                                }
+                                Shape::Hop if far => {
+                                    let (found, reach) = far_hops(&g, from, dir);
+                                    if reach > crate::limits::MAX_FAR_HOP_LENGTH && !too_far {
+                                        too_far = true;
+                                        self.limit(
+                                            site,
+                                            format!(
+                                                "a `far` hop here could go {reach} cells, past the kernel's limit of {}",
+                                                crate::limits::MAX_FAR_HOP_LENGTH
+                                            ),
+                                            (
+                                                "MAX_FAR_HOP_LENGTH",
+                                                crate::limits::MAX_FAR_HOP_LENGTH,
+                                                reach,
+                                            ),
+                                        );
+                                    }
+                                    found
                                 }
                                 _ => geometry_of(&g, self.core, shape, from, dir)
                                     .into_iter()
@@ -176,6 +197,7 @@ impl Compiler<'_> {
                         over,
                         chain: c,
                         complete: full,
+                        ..
                     } => {
                         chain = *c;
                         complete = *c && *full;
@@ -228,6 +250,7 @@ impl Compiler<'_> {
                     dynamic_enter: dyn_enter,
                     screen: matches!(m.pattern, Pattern::Slide { screen: true, .. }),
                     over_own: matches!(m.pattern, Pattern::Slide { over_own: true, .. }),
+                    far,
                     place_cells,
                     place_static: Vec::new(),
                     place_formula: None,
@@ -430,4 +453,35 @@ impl Compiler<'_> {
         }
         cells
     }
+}
+
+/// One far hop's target: the landing cell, the cell of the piece hopped, the cells passed.
+type FarHop = (Cell, Option<Cell>, Vec<Cell>);
+
+/// The targets of a `far` hop from `from` in `dir`: for each cell of the ray that the hopped
+/// piece may stand on, each empty cell beyond it to land on, with the cells passed on the way
+/// (which must be empty), up to [`crate::limits::MAX_FAR_HOP_LENGTH`] cells from `from`; and
+/// how many cells the ray has.
+fn far_hops(g: &Geometry, from: Cell, dir: Dir) -> (Vec<FarHop>, usize) {
+    let mut ray = Vec::new();
+    let mut c = from;
+    while let Some(n) = g.neighbour(c, dir) {
+        ray.push(n);
+        c = n;
+    }
+    let reach = ray.len();
+    ray.truncate(crate::limits::MAX_FAR_HOP_LENGTH);
+    let mut out = Vec::new();
+    for over in 0..ray.len() {
+        for land in over + 1..ray.len() {
+            let passed = ray[..land]
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != over)
+                .map(|(_, &c)| c)
+                .collect();
+            out.push((ray[land], Some(ray[over]), passed));
+        }
+    }
+    (out, reach)
 }

@@ -31,8 +31,30 @@ impl State {
     /// Generation for general rules: the pieces' moves and the compound moves (where capturing
     /// is mandatory, the captures if any is legal), then the placements, then a pass if
     /// nothing else; each pseudo-legal move admitted by [`State::admit`] (see `legal.rs`).
+    /// Where the most pieces must be taken, generation runs twice: once to find how many the
+    /// best capture takes, once to pass on the moves that take that many.
     #[inline(never)]
     pub(super) fn generate_general<B>(
+        &self,
+        rules: &Rules,
+        side: Player,
+        f: &mut dyn Emit<B>,
+    ) -> ControlFlow<B> {
+        if !rules.most_captures {
+            return self.generate_general_all(rules, side, f);
+        }
+        let mut most = Most {
+            inner: f,
+            counting: true,
+            most: 0,
+        };
+        self.generate_general_all(rules, side, &mut most)?;
+        most.counting = false;
+        self.generate_general_all(rules, side, &mut most)
+    }
+
+    /// [`State::generate_general`], every legal move but for taking the most.
+    fn generate_general_all<B>(
         &self,
         rules: &Rules,
         side: Player,
@@ -178,7 +200,11 @@ impl State {
             undo
         } else {
             let moved = self.board[m.from().index()];
-            let undo = self.make_as::<Full>(rules, m);
+            let undo = if m.is_far() {
+                self.make_far_hops(rules, m)
+            } else {
+                self.make_as::<Full>(rules, m)
+            };
             if rules.special {
                 crate::construct::after_make(self, rules, m, moved);
             }
@@ -318,7 +344,7 @@ impl State {
 
     pub(crate) fn unmake_general(&mut self, rules: &Rules, m: Move, undo: &Undo) {
         let passes = self.rewind_move(rules);
-        if m.is_pass() || m.is_placement() || m.is_compound() {
+        if m.is_pass() || m.is_placement() || m.is_compound() || m.is_far() {
             self.side = self.side.other();
             if m.is_placement() {
                 let code = self.take(rules, m.to());
@@ -481,6 +507,33 @@ impl<B> Emit<B> for Judged<'_, '_, B> {
             }
         }
         self.pass_on(m)
+    }
+
+    fn limit(&mut self, l: MoveLimit) -> ControlFlow<B> {
+        self.inner.limit(l)
+    }
+}
+
+/// The sink of generation where the most pieces must be taken: counting, it notes how many
+/// pieces the best move takes and passes nothing on; then it passes on the moves that take
+/// that many.
+struct Most<'a, B> {
+    inner: &'a mut dyn Emit<B>,
+    counting: bool,
+    most: usize,
+}
+
+impl<B> Emit<B> for Most<'_, B> {
+    fn push(&mut self, m: Move) -> ControlFlow<B> {
+        let n = m.captured_count();
+        if self.counting {
+            self.most = self.most.max(n);
+            ControlFlow::Continue(())
+        } else if n == self.most {
+            self.inner.push(m)
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 
     fn limit(&mut self, l: MoveLimit) -> ControlFlow<B> {

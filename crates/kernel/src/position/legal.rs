@@ -8,8 +8,10 @@
 //!    play), no royal piece of the mover is attacked, every effect that must change a piece
 //!    changed one, and every rule of the position after the move (`[rules.after]`) holds
 //!    there; then it is unmade ([`State::admit_by_making`]);
-//! 3. where capturing is mandatory and an admitted move captures, it captures; a pass is legal
-//!    only when nothing else is, unless the game lets a player pass at any time.
+//! 3. where capturing is mandatory and an admitted move captures, it captures (with
+//!    `must_capture = "most"`, as many pieces as any admitted move takes,
+//!    [`Move::captured_count`]); a pass is legal only when nothing else is, unless the game
+//!    lets a player pass at any time.
 //!
 //! [`crate::Position::legal_moves_by_reference`] computes exactly that, slowly. Generation
 //! computes the same set faster: the table tests of [`State::exposes_fast`] and
@@ -240,7 +242,8 @@ impl Position {
     /// computed the slow and obvious way: every pseudo-legal move is made on the position
     /// and kept when no royal piece of the mover is attacked after it and every effect that
     /// must change a piece changed one; then, where capturing is mandatory and a kept move
-    /// captures, only the captures; a pass only when nothing else is kept.
+    /// captures, only the captures (and where the most must be taken, only those that take
+    /// as many pieces as any); a pass only when nothing else is kept.
     ///
     /// [`Position::legal_moves`] gives the same set (in its own order), faster; this one is
     /// for tests and fuzzing.
@@ -263,6 +266,10 @@ impl Position {
             .collect();
         if rules.must_capture && kept.iter().any(|m| m.is_capture()) {
             kept.retain(|m| m.is_capture());
+        }
+        if rules.most_captures {
+            let most = kept.iter().map(Move::captured_count).max().unwrap_or(0);
+            kept.retain(|m| m.captured_count() == most);
         }
         if rules.pass_any_time {
             kept.retain(|m| !m.is_pass() || state.admit_by_making(rules, *m, side).is_ok());

@@ -262,6 +262,17 @@ impl Position {
         Ok(list)
     }
 
+    /// The cells of the pieces a hop chain takes, in order (empty for other moves): for a
+    /// `far` chain, whose hops cross empty cells, read from this position, the one the move
+    /// is made from.
+    pub fn hopped(&self, m: Move) -> ArrayVec<Cell, MAX_HOPS> {
+        if m.is_far() {
+            self.state.far_victims(&self.rules, m)
+        } else {
+            m.hopped(self.rules.geometry())
+        }
+    }
+
     /// The cells a move visits: origin, each landing cell, destination last.
     pub fn path(&self, m: Move) -> ArrayVec<Cell, { MAX_HOPS + 2 }> {
         m.path(self.rules.geometry())

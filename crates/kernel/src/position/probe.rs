@@ -78,6 +78,14 @@ impl State {
             if let Err(reason) = self.admit_by_making(rules, m, side) {
                 return Ok(reason);
             }
+            if rules.most_captures && m.is_capture() {
+                let mut most = 0;
+                let _ = self.generate(rules, side, |x| {
+                    most = most.max(x.captured_count());
+                    ControlFlow::<()>::Continue(())
+                })?;
+                return Ok(Reason::TakesFewer(most.min(u8::MAX as usize) as u8));
+            }
             return Ok(Reason::MustCapture);
         }
         if path.len() == 2 && !rules.compounds.is_empty() {

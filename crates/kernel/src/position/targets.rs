@@ -180,6 +180,14 @@ impl State {
             if occ == 0 || State::owner_of(occ) == side {
                 return Err(Reason::NothingToHop(pattern).into());
             }
+            // A far hop crosses empty cells only, before and after the piece it takes.
+            let start = t.jumped_start as usize;
+            if let Some(j) = rules.jumped[start..start + t.jumped_len as usize]
+                .iter()
+                .find(|j| self.board[j.cell as usize] != 0)
+            {
+                return Err(Reason::Blocked(pattern, Cell(j.cell)).into());
+            }
             (occ, Cell(t.over))
         } else {
             if t.kind == JUMP
@@ -237,6 +245,7 @@ impl State {
             },
         )?;
         Ok(match t.kind {
+            HOP if m.far => Move::far_hop(from, to, t.rule, t.dir, t.jumped_len + 2),
             HOP => Move::hop(from, to, t.rule, t.dir),
             _ => Move::simple(from, to, t.rule, true),
         })

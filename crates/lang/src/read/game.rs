@@ -14,6 +14,8 @@ pub(super) struct Game {
     pub(super) attributes: Vec<String>,
     pub(super) forward: Option<[Dir; PLAYERS]>,
     pub(super) must_capture: bool,
+    /// `must_capture = "most"`: only the captures that take the most pieces.
+    pub(super) most_captures: bool,
     pub(super) pass: bool,
     /// `pass = "always"`: a player may pass on any turn.
     pub(super) pass_any_time: bool,
@@ -53,16 +55,23 @@ impl Reader<'_> {
             None => Vec::new(),
         };
         let forward = self.forward(game, &players);
-        let must_capture = match game.get("must_capture") {
+        let (must_capture, most_captures) = match game.get("must_capture") {
             Some(Node {
                 value: Value::Bool(b),
                 ..
-            }) => *b,
+            }) => (*b, false),
+            Some(Node {
+                value: Value::Str(s),
+                ..
+            }) if s == "most" => (true, true),
             Some(n) => {
-                self.err(n.loc, "`must_capture` is true or false");
-                false
+                self.err(
+                    n.loc,
+                    "`must_capture` is true, false or \"most\": true makes a player who can capture capture, \"most\" makes it take as many pieces as any capture can",
+                );
+                (false, false)
             }
-            None => false,
+            None => (false, false),
         };
 
         let (pass, pass_any_time) = match game.get("pass") {
@@ -90,6 +99,7 @@ impl Reader<'_> {
             attributes,
             forward,
             must_capture,
+            most_captures,
             pass,
             pass_any_time,
         })

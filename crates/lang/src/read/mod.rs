@@ -68,6 +68,7 @@ impl Reader<'_> {
             attributes,
             forward,
             must_capture,
+            most_captures,
             pass,
             pass_any_time,
         } = self.game(&game, top)?;
@@ -207,6 +208,7 @@ impl Reader<'_> {
         spec.end = end;
         spec.setup = setup;
         spec.must_capture = must_capture;
+        spec.most_captures = most_captures;
         spec.effects = effects;
         spec.pass = pass;
         spec.pass_any_time = pass_any_time;

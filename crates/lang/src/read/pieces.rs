@@ -588,6 +588,7 @@ impl Reader<'_> {
                 Pattern::Jump { zone: z, blocked }
             }
             syntax::PatternKind::Hop {
+                far,
                 over,
                 chain,
                 complete,
@@ -626,6 +627,7 @@ impl Reader<'_> {
                     over,
                     chain,
                     complete: *complete,
+                    far: *far,
                 }
             }
         };

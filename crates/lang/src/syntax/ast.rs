@@ -143,8 +143,10 @@ pub enum PatternKind {
         /// The blocking condition.
         unless: Option<Expr>,
     },
-    /// `hop DIRS [over EXPR] [chain[(EXPR)]]`
+    /// `hop DIRS [far] [over EXPR] [chain[(EXPR)]]`
     Hop {
+        /// `far`: across empty cells to the piece taken, and onto any empty cell beyond.
+        far: bool,
         /// The condition on the piece hopped over.
         over: Option<Expr>,
         /// Whether and when the hop may be chained: `Some(None)` for a bare `chain`.

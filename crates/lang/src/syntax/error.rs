@@ -63,6 +63,7 @@ fn rule_words(rule: &Rule) -> String {
         mode | quiet | capturing => "`quiet` or `capturing`",
         unless => "`unless`",
         over => "`over`",
+        far => "`far`",
         chain => "`chain`",
         complete => "`complete`",
         condition => "`when`",

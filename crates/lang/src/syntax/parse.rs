@@ -295,6 +295,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
     let mut upto = None;
     let mut screen = false;
     let mut over_own = false;
+    let mut far = false;
     let mut until = None;
     let mut ints = Vec::new();
     let mut then = None;
@@ -336,6 +337,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
             Rule::ident => zone = Some(name(&part)),
             Rule::unless => unless = inner_expr(part, text)?,
             Rule::over => over = inner_expr(part, text)?,
+            Rule::far => far = true,
             Rule::chain => {
                 complete = part
                     .clone()
@@ -383,6 +385,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
             unless,
         },
         _ => PatternKind::Hop {
+            far,
             over,
             chain,
             complete,

@@ -81,7 +81,8 @@ fn patterns() {
         PatternKind::Hop {
             over: Some(_),
             chain: Some(Some(_)),
-            complete: false
+            complete: false,
+            far: false,
         }
     ));
     let p = parse_pattern("hop forward_diagonal chain complete").unwrap();
@@ -89,6 +90,16 @@ fn patterns() {
         p.kind,
         PatternKind::Hop {
             chain: Some(None),
+            complete: true,
+            ..
+        }
+    ));
+    let p = parse_pattern("hop diagonal far chain complete").unwrap();
+    assert!(matches!(
+        p.kind,
+        PatternKind::Hop {
+            far: true,
+            over: None,
             complete: true,
             ..
         }

@@ -301,7 +301,8 @@ pub(crate) fn attacked_on(
         let start = t.jumped_start as usize;
         let passed = &rules.jumped[start..start + t.jumped_len as usize];
         let hit = match t.kind {
-            HOP => board[t.to as usize] == 0,
+            // A far hop crosses only empty cells on its way.
+            HOP => board[t.to as usize] == 0 && passed.iter().all(|j| board[j.cell as usize] == 0),
             SLIDE => {
                 let m = &rules.moves[t.rule as usize];
                 let owner = State::owner_of(e.code);
