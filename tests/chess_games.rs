@@ -295,6 +295,67 @@ fn bad_fens_are_refused_with_a_reason() {
     }
 }
 
+#[test]
+fn crazyhouse_fens_carry_hands_and_promoted_marks() {
+    let r = rules("crazyhouse");
+    // Hands in brackets and as a ninth rank read alike; both are written in brackets, with the
+    // first player's pieces first.
+    let fen = "r3k3/7Q~/8/8/8/8/8/4K3[QPPn] w q - 0 30";
+    let pos = Position::from_fen(r.clone(), fen).unwrap();
+    assert_eq!(pos.to_fen().unwrap(), fen);
+    let ninth = Position::from_fen(r.clone(), "r3k3/7Q~/8/8/8/8/8/4K3/nPQP w q - 0 30").unwrap();
+    assert_eq!(ninth.to_fen().unwrap(), fen);
+    // The promoted queen taken goes to Black's hand as a pawn; an empty hand is written `[]`.
+    let mut pos = Position::from_fen(r.clone(), "4k3/r6Q~/8/8/8/8/8/4K3[] b - - 0 30").unwrap();
+    let take = pos
+        .legal_moves()
+        .unwrap()
+        .iter()
+        .find(|&m| pos.notation(m) == "a7xh7")
+        .expect("the rook takes the promoted queen");
+    pos.make_unchecked(take);
+    assert_eq!(pos.to_fen().unwrap(), "4k3/7r/8/8/8/8/8/4K3[p] w - - 0 31");
+    for (fen, why) in [
+        (
+            "4k3/8/8/8/8/8/8/4K3[K] w - - 0 1",
+            "a King is never held in hand",
+        ),
+        ("4k3/8/8/8/8/8/8/4K3[Z] w - - 0 1", "`Z` is no piece letter"),
+        (
+            "4k3/8/8/8/8/8/8/4K3[Q w - - 0 1",
+            "must end the board field",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K~3[] w - - 0 1",
+            "`K~` is no piece letter",
+        ),
+    ] {
+        let err = match Position::from_fen(r.clone(), fen) {
+            Ok(_) => panic!("{fen} was read"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(why), "{fen}: {err}");
+    }
+    // Chess keeps no hands and marks no piece.
+    let chess = rules("chess");
+    for (fen, why) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Q] w KQkq - 0 1",
+            "this game keeps no pieces in hand",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ~KBNR w KQkq - 0 1",
+            "`Q~` is no piece letter",
+        ),
+    ] {
+        let err = match Position::from_fen(chess.clone(), fen) {
+            Ok(_) => panic!("{fen} was read"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains(why), "{fen}: {err}");
+    }
+}
+
 /// The en passant field after a black double step names the pawn that made it, not a
 /// neighbour (found by random games against python-chess): both positions agree with the
 /// reference generator, and the capture is listed.

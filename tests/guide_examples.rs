@@ -10,7 +10,8 @@
 //! - `toml`: a fragment; it must at least be valid TOML;
 //! - `text play`: a game transcript, replayed on the nearest `toml pack` above it. Lines are
 //!   `start POSITION` (the pack's start must be this position), `position POSITION` (play on
-//!   from this position), `now POSITION` (the game must have reached this position), or
+//!   from this position), `now POSITION` (the game must have reached this position), `fen FEN` (the
+//!   position reached, in the pack's FEN), or
 //!   `PLAYER MOVE [refused: TEXT | NAME wins | draw]`.
 //!
 //! Packs are loaded with `load_str` from the `rulesets/` directory, so that an example's
@@ -364,6 +365,11 @@ fn replay(rules: &Arc<ply_kernel::Rules>, b: &Block) {
         if let Some(pos) = line.strip_prefix("start ") {
             game = Game::new(rules.clone());
             assert_eq!(game.position().to_position_string(), pos.trim(), "{at}");
+            continue;
+        }
+        if let Some(fen) = line.strip_prefix("fen ") {
+            let ours = game.position().to_fen();
+            assert_eq!(ours.as_deref(), Some(fen.trim()), "{at}");
             continue;
         }
         if let Some(pos) = line.strip_prefix("now ") {

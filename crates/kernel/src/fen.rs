@@ -2,6 +2,11 @@
 //! one letter per kind (upper case for the first player), the side to move, the rights to compound moves
 //! as compound moves, the cell a piece has just passed, the idle clock and the move number.
 //!
+//! Games that keep pieces in hand write the hands after the board, in brackets
+//! (`...RNBQKBNR[Qnp]`: the first player's pieces in upper case), as crazyhouse FEN does; a
+//! ninth rank of letters (`.../RNBQKBNR/Qnp`) is read as well. A kind may be written as a
+//! letter and `~` (`Q~`), crazyhouse's mark of a promoted piece.
+//!
 //! A FEN is read where a position string is ([`Position::from_position_string`] tries FEN
 //! first when the rules have a mapping and the text has FEN's shape), so every command and
 //! the server take published test positions as they are.
@@ -34,36 +39,79 @@ pub(crate) fn looks_like_fen(fen: &FenSpec, text: &str) -> bool {
     board.contains('/')
         && board
             .chars()
-            .all(|c| c == '/' || c.is_ascii_digit() || c.is_ascii_alphabetic())
+            .all(|c| matches!(c, '/' | '~' | '[' | ']') || c.is_ascii_alphanumeric())
         && fen.sides.iter().flatten().any(|s| s == side)
 }
 
-/// The piece a FEN letter stands for.
-fn piece_of(fen: &FenSpec, c: char) -> Option<Piece> {
+/// The piece a FEN letter stands for (followed by `~` when `marked`).
+fn piece_of(fen: &FenSpec, c: char, marked: bool) -> Option<Piece> {
     let owner = if c.is_ascii_uppercase() {
         Player::FIRST
     } else {
         Player::SECOND
     };
     let up = c.to_ascii_uppercase();
-    fen.letters
+    let table = if marked { &fen.marked } else { &fen.letters };
+    table
         .iter()
         .find(|(l, _)| *l == up)
         .map(|(_, k)| Piece::new(*k, owner))
 }
 
-/// The FEN letter of a piece.
-fn letter_of(fen: &FenSpec, p: Piece) -> char {
-    let l = fen
-        .letters
-        .iter()
-        .find(|(_, k)| *k == p.kind())
-        .map_or('?', |(l, _)| *l);
-    if p.owner() == Player::FIRST {
-        l
+/// Writes the FEN symbol of a piece: its letter, and `~` for a marked kind.
+fn write_symbol(fen: &FenSpec, p: Piece, out: &mut String) {
+    let case = |l: char| {
+        if p.owner() == Player::FIRST {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
+    };
+    if let Some((l, _)) = fen.letters.iter().find(|(_, k)| *k == p.kind()) {
+        out.push(case(*l));
+    } else if let Some((l, _)) = fen.marked.iter().find(|(_, k)| *k == p.kind()) {
+        out.push(case(*l));
+        out.push('~');
     } else {
-        l.to_ascii_lowercase()
+        out.push('?');
     }
+}
+
+/// Reads the hands (the letters between FEN's brackets, or of its extra rank): every kind
+/// that may be held starts with none, and each letter is one more piece of its kind in its
+/// owner's hand.
+fn read_hands(
+    rules: &Rules,
+    fen: &FenSpec,
+    pos: &mut Position,
+    hands: &str,
+    base: usize,
+) -> Result<(), PositionError> {
+    if pos.state.reserve.is_none() {
+        return Err(bad(base, "this game keeps no pieces in hand"));
+    }
+    for code in 0..crate::piece::PIECE_CODES {
+        pos.state.set_reserve(code, 0);
+    }
+    for (i, c) in hands.char_indices() {
+        if c == '-' && hands.len() == 1 {
+            break;
+        }
+        let piece = piece_of(fen, c, false)
+            .ok_or_else(|| bad(base + i, format!("`{c}` is no piece letter of this game")))?;
+        if rules.supply(piece.kind()).is_none() {
+            return Err(bad(
+                base + i,
+                format!(
+                    "`{c}`: a {} is never held in hand in this game",
+                    rules.kind_name(piece.kind())
+                ),
+            ));
+        }
+        let n = pos.state.in_hand(piece.code()).saturating_add(1);
+        pos.state.set_reserve(piece.code(), n);
+    }
+    Ok(())
 }
 
 /// Reads FEN's third field: each letter is the right of one player to one compound move,
@@ -313,10 +361,31 @@ impl Position {
         let mut pos = Position::empty(rules.clone());
         let offset_of = |field: &str| text.find(field).unwrap_or(0);
         let fields: Vec<&str> = text.split_whitespace().collect();
-        let Some(board) = fields.first() else {
+        let Some(&field) = fields.first() else {
             return Err(bad(0, "empty FEN"));
         };
-        let ranks: Vec<&str> = board.split('/').collect();
+        // The hands: in brackets after the board, or an extra rank of letters.
+        let (board, hands) = match field.find('[') {
+            Some(open) => {
+                let Some(inner) = field[open + 1..].strip_suffix(']') else {
+                    return Err(bad(
+                        open,
+                        "the hands in brackets must end the board field: `[...]`",
+                    ));
+                };
+                (&field[..open], Some((inner, offset_of(field) + open + 1)))
+            }
+            None => (field, None),
+        };
+        let mut ranks: Vec<&str> = board.split('/').collect();
+        let mut hands = hands;
+        if hands.is_none()
+            && ranks.len() == g.rows() + 1
+            && pos.state.reserve.is_some()
+            && let Some(last) = ranks.pop()
+        {
+            hands = Some((last, board.len() - last.len()));
+        }
         if ranks.len() != g.rows() {
             return Err(bad(
                 0,
@@ -346,10 +415,19 @@ impl Position {
                     }
                     col = col.saturating_add(n);
                 } else {
-                    let Some(piece) = piece_of(&fen, c) else {
+                    let marked = chars.peek().is_some_and(|&(_, m)| m == '~');
+                    if marked {
+                        chars.next();
+                    }
+                    let Some(piece) = piece_of(&fen, c, marked) else {
+                        let symbol = if marked {
+                            format!("{c}~")
+                        } else {
+                            c.to_string()
+                        };
                         return Err(bad(
                             at + i,
-                            format!("`{c}` is no piece letter of this game"),
+                            format!("`{symbol}` is no piece letter of this game"),
                         ));
                     };
                     let cell = g.rect_cell(row, col).filter(|c| g.contains(*c));
@@ -381,6 +459,9 @@ impl Position {
                 ));
             }
             at += rank.len() + 1;
+        }
+        if let Some((hands, base)) = hands {
+            read_hands(&rules, &fen, &mut pos, hands, base)?;
         }
         let side_text = fields
             .get(1)
@@ -461,7 +542,24 @@ impl Position {
         let rules = &self.rules;
         let fen = rules.fen.as_ref()?;
         let g = rules.geometry();
-        let mut out = self.board_text(|out, p| out.push(letter_of(fen, p)));
+        let mut out = self.board_text(|out, p| write_symbol(fen, p, out));
+        if self.state.reserve.is_some() {
+            out.push('[');
+            for p in Player::ALL {
+                for &(letter, kind) in &fen.letters {
+                    let piece = Piece::new(kind, p);
+                    let l = if p == Player::FIRST {
+                        letter
+                    } else {
+                        letter.to_ascii_lowercase()
+                    };
+                    for _ in 0..self.state.in_hand(piece.code()) {
+                        out.push(l);
+                    }
+                }
+            }
+            out.push(']');
+        }
         let side = self.side_to_move();
         let _ = write!(out, " {}", fen.sides[side.slot()][0]);
         let mut rights = String::new();

@@ -246,6 +246,9 @@ pub struct FenSpec {
     /// The letter of each kind (upper case: the first player's piece; lower case: the
     /// second's).
     pub letters: Vec<(char, KindId)>,
+    /// The kinds written as a letter followed by `~` (`Q~`: a promoted piece, as crazyhouse
+    /// FEN marks one that goes back to the hand as what it was).
+    pub marked: Vec<(char, KindId)>,
     /// The letters of the side to move, by player (`w`, `b`); more than one letter is read.
     pub sides: [Vec<String>; PLAYERS],
     /// The letters of the rights to compound moves (FEN's third field): (upper-case letter,

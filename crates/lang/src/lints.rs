@@ -1,6 +1,10 @@
 //! Lints: what loads and plays but looks like a mistake. A zone, option or definition that
 //! nothing uses, a kind of piece that can never move, a pack with no setup. They are
 //! warnings, never errors: the pack is played as written.
+//!
+//! Only what the loaded pack itself declares is reported as unused. A zone, option or
+//! definition inherited by `extends` is used by the pack that declares it; a variant that
+//! switches off the rule using it (`dead-position = false`) has made no mistake.
 
 use crate::check::{Checker, Definition};
 use crate::diag::{Diagnostic, Loc};
@@ -27,6 +31,14 @@ pub(crate) struct Uses<'a> {
     pub(crate) defs: &'a [Definition],
     /// The `[define]` table, to place a definition's warning.
     pub(crate) define: &'a Table,
+}
+
+/// The file of the pack being loaded: the packs it extends are read after it.
+const LOADED_FILE: usize = 0;
+
+/// Whether `loc` lies in a pack that the loaded one extends.
+fn inherited(loc: Option<Loc>) -> bool {
+    loc.is_some_and(|l| l.file != LOADED_FILE)
 }
 
 /// Warnings for what nothing uses, and for a pack without `[setup]`.
@@ -62,7 +74,10 @@ pub(crate) fn unused(u: &Uses<'_>) -> Vec<Diagnostic> {
         .chain(u.kinds.iter().filter_map(|k| k.never_in))
         .collect();
     for (i, z) in u.zones.iter().enumerate() {
-        if !used.contains(&format!("zone:{}", z.name)) && !jump_zones.contains(&i) {
+        if !used.contains(&format!("zone:{}", z.name))
+            && !jump_zones.contains(&i)
+            && !inherited(u.zone_locs.get(i).copied())
+        {
             warnings.push(
                 Diagnostic::warning(
                     u.zone_locs.get(i).copied(),
@@ -73,7 +88,7 @@ pub(crate) fn unused(u: &Uses<'_>) -> Vec<Diagnostic> {
         }
     }
     for (name, loc) in u.options {
-        if !used.contains(&format!("option:{name}")) {
+        if !used.contains(&format!("option:{name}")) && !inherited(*loc) {
             warnings.push(Diagnostic::warning(
                 *loc,
                 format!("option `{name}` is never read"),
@@ -88,6 +103,9 @@ pub(crate) fn unused(u: &Uses<'_>) -> Vec<Diagnostic> {
                 .iter()
                 .find(|(h, _)| h.starts_with(d.name.as_str()))
                 .map(|(_, e)| e.key_loc);
+            if inherited(loc) {
+                continue;
+            }
             warnings.push(Diagnostic::warning(
                 loc,
                 format!("definition `{}` is never used", d.name),

@@ -181,3 +181,33 @@ fn a_pack_without_setup_warns() {
     let with = load_str("set.toml", &format!("{BASE}{SETUP}"), &[]).unwrap();
     assert!(with.warnings.iter().all(|w| !w.message.contains("[setup]")));
 }
+
+#[test]
+fn what_a_variant_inherits_and_leaves_unused_is_not_reported() {
+    let dir = std::env::temp_dir().join(format!("ply-inherited-lints-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = format!(
+        "{BASE}{SETUP}\n[define]\nstones = 'count(player, Stone)'\n\n\
+         [end.alone]\nwhen = 'stones == 0 and count(pieces(opponent) in water) > 0'\nwinner = 'opponent'\n"
+    );
+    std::fs::write(dir.join("base.toml"), &base).unwrap();
+    let variant = "extends = \"base.toml\"\n\n[end]\nalone = false\n\n\
+                   [zones.shore]\ncells = \"a3\"\n\n[define]\nmine = 'count(player, Stone)'\n";
+    std::fs::write(dir.join("variant.toml"), variant).unwrap();
+    let texts = |file: &str| -> Vec<String> {
+        let pack = ply_lang::load(dir.join(file), &[]).unwrap();
+        pack.warnings.iter().map(|w| w.message.clone()).collect()
+    };
+    // The base uses its zone and definition; the variant switched off the rule that read them.
+    assert!(texts("base.toml").is_empty(), "{:?}", texts("base.toml"));
+    let warned = texts("variant.toml");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        warned,
+        [
+            "zone `shore` is never used",
+            "definition `mine` is never used"
+        ],
+        "only what the variant declares itself is reported"
+    );
+}

@@ -318,7 +318,9 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         )]);
     }
     let narrow = stride <= MASK_CELLS;
-    let history = uses_idle || uses_repetitions || uses_plies;
+    // A FEN writes the idle clock and the move number: a pack with one keeps them even when
+    // no rule reads them, so that the FEN it writes is true.
+    let history = uses_idle || uses_repetitions || uses_plies || spec.fen.is_some();
     let mut rules = Rules {
         core,
         targets,

@@ -176,9 +176,10 @@ impl Reader<'_> {
         }
     }
 
-    /// `[fen]`: `pieces = { P = "Pawn", ... }` (upper-case letters; the second player's are
-    /// lower case), `sides = { White = ["w"], Black = ["b"] }`, `rights = { K = "NAME" }`
-    /// (compound moves by letter).
+    /// `[fen]`: `pieces = { P = "Pawn", "Q~" = "PQueen", ... }` (upper-case letters, with
+    /// `~` for crazyhouse's promoted pieces; the second player's are lower case),
+    /// `sides = { White = ["w"], Black = ["b"] }`, `rights = { K = "NAME" }` (compound moves
+    /// by letter).
     pub(super) fn fen(
         &mut self,
         t: &Table,
@@ -206,17 +207,44 @@ impl Reader<'_> {
                 }
             }
         };
+        // A piece's key may carry crazyhouse's mark: the message then names the whole key.
+        let piece_letter = |r: &mut Self, key: &str, loc| -> Option<char> {
+            let plain = key.strip_suffix('~').unwrap_or(key);
+            let mut chars = plain.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_ascii_uppercase() => Some(c),
+                _ => {
+                    r.diags.push(
+                        Diagnostic::error(
+                            Some(loc),
+                            format!("`{key}` must be one upper-case letter, or one and `~`"),
+                        )
+                        .help("as in `Q = \"Queen\"`, or `\"Q~\" = \"PromotedQueen\"` for a kind FEN marks with `~`"),
+                    );
+                    None
+                }
+            }
+        };
         match t.get("pieces").map(|n| (n, &n.value)) {
             Some((_, Value::Table(p))) => {
                 for (key, e) in &p.entries {
-                    let Some(c) = letter(self, key, e.key_loc) else {
+                    // `Q~`: the letter and crazyhouse's mark of a promoted piece.
+                    let marked = key.ends_with('~');
+                    let Some(c) = piece_letter(self, key, e.key_loc) else {
                         continue;
                     };
                     let Some(name) = self.str(&e.node, "a kind") else {
                         continue;
                     };
                     match kinds.iter().position(|k| k.name == name) {
-                        Some(k) => fen.letters.extend(KindId::new(k).map(|k| (c, k))),
+                        Some(k) => {
+                            let table = if marked {
+                                &mut fen.marked
+                            } else {
+                                &mut fen.letters
+                            };
+                            table.extend(KindId::new(k).map(|k| (c, k)));
+                        }
                         None => self.diags.push(
                             Diagnostic::error(
                                 Some(e.node.loc),
@@ -227,7 +255,12 @@ impl Reader<'_> {
                     }
                 }
                 for (k, kind) in kinds.iter().enumerate() {
-                    if !fen.letters.iter().any(|(_, x)| x.index() == k) {
+                    if !fen
+                        .letters
+                        .iter()
+                        .chain(&fen.marked)
+                        .any(|(_, x)| x.index() == k)
+                    {
                         self.err(
                             t.get("pieces").map_or(p.entries[0].key_loc, |n| n.loc),
                             format!("[fen] `pieces` gives no letter to `{}`", kind.name),
