@@ -161,6 +161,8 @@ pub const CONSTRUCTS: &[&str] = &[
     "superko",
     "area",
     "holes",
+    "links",
+    "fly",
     "when (static)",
     "when (reads the position)",
     "enter rule",
@@ -306,6 +308,8 @@ struct Gen<'d> {
     rows: usize,
     cols: usize,
     holes: Vec<(usize, usize)>,
+    /// Links across holes, as `a-b` texts.
+    links: Vec<String>,
     /// Shared zone `z`, as (row from the top, column).
     z: Vec<(usize, usize)>,
     kinds: Vec<Kind>,
@@ -331,6 +335,7 @@ pub fn random_pack(d: &mut Draw, cfg: &Config) -> RandomPack {
         rows,
         cols,
         holes: Vec::new(),
+        links: Vec::new(),
         z: Vec::new(),
         kinds: Vec::new(),
         has: Vec::new(),
@@ -399,6 +404,33 @@ impl Gen<'_> {
                 let c = (self.d.range(1, rows - 2), self.d.below(cols));
                 if !self.holes.contains(&c) {
                     self.holes.push(c);
+                }
+            }
+        }
+        // Links: some pairs of cells of a row or a column with only holes between them.
+        if !self.holes.is_empty() && self.d.chance(50) {
+            let mut pairs = Vec::new();
+            for r in 0..rows {
+                let cells: Vec<usize> = (0..cols).filter(|&c| !self.is_hole((r, c))).collect();
+                for w in cells.windows(2) {
+                    if w[1] > w[0] + 1 {
+                        pairs.push(((r, w[0]), (r, w[1])));
+                    }
+                }
+            }
+            for c in 0..cols {
+                let cells: Vec<usize> = (0..rows).filter(|&r| !self.is_hole((r, c))).collect();
+                for w in cells.windows(2) {
+                    if w[1] > w[0] + 1 {
+                        pairs.push(((w[0], c), (w[1], c)));
+                    }
+                }
+            }
+            for (a, b) in pairs {
+                if self.d.chance(60) {
+                    self.note("links");
+                    let text = format!("{}-{}", self.name(a), self.name(b));
+                    self.links.push(text);
                 }
             }
         }
@@ -557,6 +589,9 @@ impl Gen<'_> {
         let _ = writeln!(out, "\n[board]\nrows = {rows}\ncols = {cols}");
         if !self.holes.is_empty() {
             let _ = writeln!(out, "holes = \"{}\"", self.names(&self.holes));
+        }
+        if !self.links.is_empty() {
+            let _ = writeln!(out, "links = \"{}\"", self.links.join(" "));
         }
         let _ = writeln!(out, "\n[zones.z]\ncells = \"{}\"", self.names(&self.z));
         let last = rows - 1;
@@ -738,6 +773,10 @@ impl Gen<'_> {
     }
 
     fn add_pattern(&mut self, k: &mut Kind) {
+        // A flight reaches every cell: only where patterns may overlap, on small boards.
+        if self.overlaps && self.rows * self.cols <= 64 && self.d.chance(8) {
+            return self.add_fly(k);
+        }
         match self.d.below(6) {
             0 | 1 => self.add_step(k),
             2 => self.add_slide(k),
@@ -745,6 +784,17 @@ impl Gen<'_> {
             4 => self.add_jump(k),
             _ => self.add_hop(k),
         }
+    }
+
+    fn add_fly(&mut self, k: &mut Kind) {
+        if !k.moves.is_empty() {
+            self.note("overlapping patterns");
+        }
+        k.steps_only = false;
+        let mode = self.mode();
+        let when = self.when(k, mode == " quiet");
+        k.moves.push(format!("fly{mode}{when}"));
+        self.note("fly");
     }
 
     fn takes_ghost(&mut self, mode: &str) -> &'static str {

@@ -28,6 +28,9 @@ pub(crate) struct Steps {
     board: CellSet,
     /// The words of a cell set the board uses.
     words: usize,
+    /// On a board with links across holes, where a neighbour is not at a fixed index offset:
+    /// the board itself, stepped cell by cell.
+    linked: Option<Geometry>,
 }
 
 impl Steps {
@@ -48,12 +51,22 @@ impl Steps {
             delta,
             board: *g.cells(),
             words: g.len().div_ceil(64),
+            linked: g.has_links().then(|| g.clone()),
         }
     }
 
     /// The cells whose neighbour in `d` is in `set`.
     #[inline]
     fn back(&self, set: &CellSet, d: Dir) -> CellSet {
+        if let Some(g) = &self.linked {
+            let mut out = CellSet::EMPTY;
+            for c in self.has[d as usize].iter() {
+                if g.neighbour(c, d).is_some_and(|n| set.contains(n)) {
+                    out.insert(c);
+                }
+            }
+            return out;
+        }
         set.shifted_within(-self.delta[d as usize], &self.has[d as usize], self.words)
     }
 

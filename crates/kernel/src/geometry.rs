@@ -110,6 +110,9 @@ pub struct Geometry {
     on_board: CellSet,
     /// `neighbours[cell * 8 + dir]`: the adjacent cell, or [`NO_CELL`].
     neighbours: Vec<u16>,
+    /// Some neighbour is not the next cell of the grid: a link across holes
+    /// ([`Geometry::linked`]).
+    links: bool,
 }
 
 /// A board size or shape that cannot be.
@@ -124,6 +127,32 @@ pub enum GeometryError {
         rows: usize,
         /// Columns asked for.
         cols: usize,
+    },
+    /// A link between two cells that no compass direction joins.
+    #[error("{a} and {b} are not on one row, column or diagonal")]
+    LinkAskew {
+        /// One end.
+        a: CellName,
+        /// The other.
+        b: CellName,
+    },
+    /// A link whose end is not a cell of the board, or that joins a cell to itself.
+    #[error("a link joins two different cells of the board, not {a} and {b}")]
+    LinkEnd {
+        /// One end.
+        a: CellName,
+        /// The other.
+        b: CellName,
+    },
+    /// A link that passes over a cell of the board.
+    #[error("the link {a}-{b} passes over {over}, a cell of the board: a link crosses holes only")]
+    LinkOver {
+        /// One end.
+        a: CellName,
+        /// The other.
+        b: CellName,
+        /// The cell passed over.
+        over: CellName,
     },
 }
 
@@ -165,7 +194,59 @@ impl Geometry {
             cols,
             on_board,
             neighbours,
+            links: false,
         }
+    }
+
+    /// The same board with `links`: each pair `(a, b)` of cells on one row, column or diagonal,
+    /// with only holes between them, become neighbours, `b` next to `a` in the direction from
+    /// `a` to `b` and `a` next to `b` in the opposite one, as if the holes between them were
+    /// not there (the lines of a mill board drawn on a grid). Steps, slides, hops, lines and
+    /// groups follow links; leaps and distances measure the grid.
+    pub fn linked(&self, links: &[(Cell, Cell)]) -> Result<Geometry, GeometryError> {
+        let mut out = self.clone();
+        for &(a, b) in links {
+            let names = || (self.name(a), self.name(b));
+            if a == b || !self.contains(a) || !self.contains(b) {
+                let (a, b) = names();
+                return Err(GeometryError::LinkEnd { a, b });
+            }
+            let (dr, dc) = (
+                self.row(b) as i64 - self.row(a) as i64,
+                self.col(b) as i64 - self.col(a) as i64,
+            );
+            let askew = !(dr == 0 || dc == 0 || dr.abs() == dc.abs());
+            let dir = Dir::ALL.into_iter().find(|d| {
+                (i64::from(d.delta().0), i64::from(d.delta().1)) == (dr.signum(), dc.signum())
+            });
+            let Some(dir) = dir.filter(|_| !askew) else {
+                let (a, b) = names();
+                return Err(GeometryError::LinkAskew { a, b });
+            };
+            let steps = dr.abs().max(dc.abs());
+            for i in 1..steps {
+                let (r, c) = (
+                    self.row(a) as i64 + i * dr.signum(),
+                    self.col(a) as i64 + i * dc.signum(),
+                );
+                if let Some(over) = self.cell(r, c) {
+                    let (a, b) = names();
+                    let over = self.name(over);
+                    return Err(GeometryError::LinkOver { a, b, over });
+                }
+            }
+            // Only holes between them: neither has a neighbour towards the other yet.
+            out.neighbours[a.index() * 8 + dir as usize] = b.0;
+            out.neighbours[b.index() * 8 + dir.opposite() as usize] = a.0;
+            out.links |= steps > 1;
+        }
+        Ok(out)
+    }
+
+    /// Whether some neighbour is joined by a link across holes rather than by the grid.
+    #[inline]
+    pub fn has_links(&self) -> bool {
+        self.links
     }
 
     /// Number of rows.
@@ -402,5 +483,37 @@ mod tests {
         assert_eq!(h.cell(1, 1), None);
         assert_eq!(h.neighbour(Cell(1), Dir::S), None);
         assert_eq!(h.neighbour(Cell(1), Dir::E), Some(Cell(2)));
+    }
+
+    /// Links join cells across holes, both ways, and refuse what a grid cannot mean.
+    #[test]
+    fn links_join_cells_across_holes() {
+        let g = Geometry::new(3, 3).unwrap();
+        let mut cells = *g.cells();
+        cells.remove(Cell(1));
+        cells.remove(Cell(4));
+        let h = g.restricted(cells);
+        let (a3, c3, a1, c1, b1) = (Cell(0), Cell(2), Cell(6), Cell(8), Cell(7));
+        let l = h.linked(&[(a3, c3), (a1, c3)]).unwrap();
+        assert!(l.has_links() && !h.has_links());
+        assert_eq!(l.neighbour(a3, Dir::E), Some(c3));
+        assert_eq!(l.neighbour(c3, Dir::W), Some(a3));
+        assert_eq!(l.neighbour(c3, Dir::SW), Some(a1));
+        assert_eq!(l.neighbour(a1, Dir::NE), Some(c3));
+        // A link of two neighbours changes nothing.
+        assert_eq!(h.linked(&[(a1, b1)]).unwrap(), h);
+        let err = |links: &[(Cell, Cell)]| h.linked(links).unwrap_err().to_string();
+        assert_eq!(
+            err(&[(a3, b1)]),
+            "a3 and b1 are not on one row, column or diagonal"
+        );
+        assert_eq!(
+            err(&[(a3, Cell(4))]),
+            "a link joins two different cells of the board, not a3 and b2"
+        );
+        assert_eq!(
+            err(&[(a1, c1)]),
+            "the link a1-c1 passes over b1, a cell of the board: a link crosses holes only"
+        );
     }
 }

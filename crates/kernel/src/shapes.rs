@@ -16,6 +16,7 @@ pub(crate) fn shape_of(pattern: &Pattern) -> Shape {
         Pattern::Slide { max, .. } => Shape::Slide(*max),
         Pattern::Leap { offset, .. } => Shape::Leap(offset.0, offset.1),
         Pattern::Place => Shape::Place,
+        Pattern::Fly => Shape::Fly,
     }
 }
 
@@ -110,6 +111,8 @@ pub(crate) fn geometry_of(
             Some((to, None, legs))
         }
         // Rays are built by the compiler; nothing else goes anywhere.
+        // Every cell but the origin: the compiler lists them.
+        Shape::Fly => None,
         Shape::Slide(_) | Shape::Place | Shape::Pass | Shape::Compound(_) => None,
     }
 }

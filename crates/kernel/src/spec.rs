@@ -81,6 +81,8 @@ pub enum Pattern {
     },
     /// A new piece of the kind on an empty cell (the piece comes from the player's supply).
     Place,
+    /// To any other cell of the board, over anything (the flying men of a mill game).
+    Fly,
 }
 
 /// The second part of a turn: after the move, the same player places a piece.

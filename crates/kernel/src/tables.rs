@@ -123,6 +123,8 @@ pub(crate) enum Shape {
     Leap(u8, u8),
     /// A new piece on an empty cell.
     Place,
+    /// To any other cell of the board.
+    Fly,
     /// No move at all.
     Pass,
     /// A move of two pieces at once, by index into [`crate::rules::Rules::compounds`].

@@ -43,6 +43,11 @@ pub const PATTERN_FORMS: &[PatternForm] = &[
         example: "hop diagonal far over target.rank < mover.rank chain(multi_hop) complete when true",
     },
     PatternForm {
+        word: "fly",
+        synopsis: "fly [quiet | capturing] [when COND] [then place KIND by slide DIRS]",
+        example: "fly quiet when count(player) == 3 then place Marker by slide all",
+    },
+    PatternForm {
         word: "place",
         synopsis: "place [when COND]",
         example: "place when not empty(neighbour(cell, s))",

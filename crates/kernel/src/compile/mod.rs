@@ -516,7 +516,7 @@ impl Compiler<'_> {
                     }
                     Pattern::Hop { over, .. } => sites.extend(over.iter().map(|e| (site, e))),
                     Pattern::Slide { stop, .. } => sites.extend(stop.iter().map(|e| (site, e))),
-                    Pattern::Step | Pattern::Place => {}
+                    Pattern::Step | Pattern::Place | Pattern::Fly => {}
                 }
             }
         }
@@ -567,7 +567,7 @@ impl Compiler<'_> {
                     }
                     Pattern::Hop { over, .. } => out.extend(over.iter()),
                     Pattern::Slide { stop, .. } => out.extend(stop.iter()),
-                    Pattern::Step | Pattern::Place => {}
+                    Pattern::Step | Pattern::Place | Pattern::Fly => {}
                 }
             }
         }

@@ -107,6 +107,12 @@ impl Compiler<'_> {
                                     }
                                     found
                                 }
+                                Shape::Fly => g
+                                    .cells()
+                                    .iter()
+                                    .filter(|&c| c != from)
+                                    .map(|c| (c, None, Vec::new()))
+                                    .collect(),
                                 _ => geometry_of(&g, self.core, shape, from, dir)
                                     .into_iter()
                                     .collect(),
@@ -207,7 +213,7 @@ impl Compiler<'_> {
                     Pattern::Jump { blocked, .. } | Pattern::Leap { blocked, .. } => {
                         blocked_expr = blocked.as_ref()
                     }
-                    Pattern::Step | Pattern::Slide { .. } | Pattern::Place => {}
+                    Pattern::Step | Pattern::Slide { .. } | Pattern::Place | Pattern::Fly => {}
                 }
                 let capture = if m.mode == CaptureMode::Quiet && shape != Shape::Hop {
                     Check::default()

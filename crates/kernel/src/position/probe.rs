@@ -164,7 +164,9 @@ impl State {
             }
             // The destinations this pattern reaches from `from` (a slide: along its rays).
             let reaches = match m.shape {
-                Shape::Slide(_) => self.find_target(rules, pc, from, i as u8, to).is_some(),
+                Shape::Slide(_) | Shape::Fly => {
+                    self.find_target(rules, pc, from, i as u8, to).is_some()
+                }
                 _ => m.dirs[side.slot()].iter().any(|dir| {
                     geometry_of(rules.geometry(), &rules.core, m.shape, from, dir)
                         .is_some_and(|(dest, _, _)| dest == to)

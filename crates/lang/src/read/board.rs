@@ -38,17 +38,89 @@ impl Reader<'_> {
                 return None;
             }
         };
-        match board.get("holes") {
+        let g = match board.get("holes") {
             Some(h) => {
                 let holes: CellSet = self.cells(h, &g).into_iter().map(|(c, _)| c).collect();
                 let mut on = *g.cells();
                 for c in holes.iter() {
                     on.remove(c);
                 }
-                Some(g.restricted(on))
+                g.restricted(on)
             }
+            None => g,
+        };
+        match board.get("links") {
+            Some(l) => self.links(l, g),
             None => Some(g),
         }
+    }
+
+    /// Reads `links = "a1-d1-g1 b2-d2"`: chains of cells, each two consecutive ones joined
+    /// across the holes between them. A bad link is reported where it is written; the board
+    /// is then kept without it.
+    fn links(&mut self, node: &Node, g: Geometry) -> Option<Geometry> {
+        let Value::Str(s) = &node.value else {
+            self.err(
+                node.loc,
+                format!(
+                    "`links` is a string of chains such as \"a1-d1-g1 b2-d2\", not {}",
+                    node.value.type_name()
+                ),
+            );
+            return Some(g);
+        };
+        let text = self.text_of(node);
+        let mut out = g.clone();
+        let mut offset = 0;
+        for chain in s.split(|c: char| c.is_whitespace() || c == ',') {
+            let start = offset;
+            offset += chain.len() + 1;
+            if chain.is_empty() {
+                continue;
+            }
+            let loc = text.loc(syntax::Span {
+                start,
+                end: start + chain.len(),
+            });
+            let names: Vec<&str> = chain.split('-').collect();
+            let cells: Vec<Option<Cell>> = names.iter().map(|n| g.parse_cell(n)).collect();
+            if names.len() < 2 || cells.iter().any(Option::is_none) {
+                let bad = names
+                    .iter()
+                    .zip(&cells)
+                    .find(|(_, c)| c.is_none())
+                    .map(|(n, _)| *n);
+                let message = match bad {
+                    Some(n) if names.len() >= 2 => {
+                        format!(
+                            "`{n}` is not a cell of this {}x{} board",
+                            g.rows(),
+                            g.cols()
+                        )
+                    }
+                    _ => format!("`{chain}` is not a chain of cells"),
+                };
+                self.diags.push(
+                    Diagnostic::error(Some(loc), message)
+                        .label("not a chain of cells")
+                        .help("a link is two or more cells joined by `-` (`a1-d1-g1`), each the next along a row, column or diagonal, with holes between them"),
+                );
+                continue;
+            }
+            let pairs: Vec<(Cell, Cell)> = cells
+                .windows(2)
+                .filter_map(|w| Some((w[0]?, w[1]?)))
+                .collect();
+            match out.linked(&pairs) {
+                Ok(linked) => out = linked,
+                Err(e) => self.diags.push(
+                    Diagnostic::error(Some(loc), e.to_string())
+                        .label("not a link")
+                        .help("a link joins two cells of a row, column or diagonal across holes: list the cells between them in `holes`"),
+                ),
+            }
+        }
+        Some(out)
     }
 
     /// Reads cells: a string of names and ranges (`"a1 b4:c6"`) or an array of `[row, col]`.

@@ -76,7 +76,7 @@ impl Reader<'_> {
         // [board]
         board.check_keys(
             "[board]",
-            &["rows", "cols", "holes"],
+            &["rows", "cols", "holes", "links"],
             &|_| false,
             &mut self.diags,
         );

@@ -472,6 +472,11 @@ impl Reader<'_> {
         let pattern = match &ast.kind {
             syntax::PatternKind::Step => Pattern::Step,
             syntax::PatternKind::Place => Pattern::Place,
+            syntax::PatternKind::Fly => {
+                // No direction: one pass over the board, made from the first direction.
+                dirs = [DirSet(1); PLAYERS];
+                Pattern::Fly
+            }
             syntax::PatternKind::Slide {
                 upto,
                 screen,

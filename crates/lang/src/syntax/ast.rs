@@ -174,6 +174,8 @@ pub enum PatternKind {
     },
     /// `place`
     Place,
+    /// `fly`: to any cell of the board.
+    Fly,
 }
 
 /// `then place KIND by slide DIRS`.

@@ -50,8 +50,8 @@ fn rule_words(rule: &Rule) -> String {
         or_op | and_op | eq_op | ne_op | le_op | ge_op | lt_op | gt_op | in_op | is_op | has_op
         | add_op | sub_op | mul_op | div_op | rem_op => "an operator",
         field => "`.` and a field name",
-        pattern | step | jump | hop | slide | leap | place => {
-            "`step`, `slide`, `leap`, `jump`, `hop` or `place`"
+        pattern | step | jump | hop | slide | leap | fly | place => {
+            "`step`, `slide`, `leap`, `jump`, `hop`, `fly` or `place`"
         }
         upto => "`upto N`",
         screen => "`screen`",

@@ -377,6 +377,7 @@ pub fn parse_pattern(text: &str) -> Result<PatternAst, SyntaxError> {
             }
         }
         Rule::place => PatternKind::Place,
+        Rule::fly => PatternKind::Fly,
         Rule::jump => PatternKind::Jump {
             zone: zone.unwrap_or(Name {
                 text: String::new(),
