@@ -607,15 +607,25 @@ fn record_then_replay() {
     // The script has refused lines, so the session fails; the record is written all the same.
     assert_eq!(r.code, 1, "{}", r.err);
     let text = std::fs::read_to_string(&file).unwrap();
-    // The pack as seen from the record's directory: here, in the temporary folder, a path
-    // from the root (the two share no other ancestor).
+    // The pack as seen from the record's directory: relative to it where the two share an
+    // ancestor below the root (a checkout under the temporary folder), else from the root.
     let pack = root().join(CR).canonicalize().unwrap();
+    let written = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Pack: "))
+        .expect("the record names its pack");
+    let dir = file.parent().unwrap();
+    assert_eq!(
+        dir.join(written).canonicalize().unwrap(),
+        pack,
+        "the record's pack `{written}`, from {}",
+        dir.display()
+    );
     assert_eq!(
         text,
         format!(
-            "# Ply game record\nPack: {}\nSet: multi_hop=true\n\
-             Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n",
-            pack.display()
+            "# Ply game record\nPack: {written}\nSet: multi_hop=true\n\
+             Start: 7/1RR5/7/7/7/4CC2/RR6 RABBIT\nResult: RABBIT wins\n\na1-a2 e2-e3\nb6-b7\n"
         )
     );
     let r = ply(&["replay", path], "");
