@@ -90,6 +90,14 @@ pub fn summary(pack: &Pack) -> String {
         })
         .collect();
     let _ = writeln!(out, "Board: {} rows x {} columns", g.rows(), g.cols());
+    let links = g.links();
+    if !links.is_empty() {
+        let names: Vec<String> = links
+            .iter()
+            .map(|(a, b)| format!("{}-{}", g.name(*a), g.name(*b)))
+            .collect();
+        let _ = writeln!(out, "Links across holes: {}", names.join(" "));
+    }
     let _ = writeln!(out, "Players: {}", players.join(", "));
 
     let _ = writeln!(out, "Pieces:");

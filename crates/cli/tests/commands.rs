@@ -1310,3 +1310,25 @@ fn every_random_game_of_a_shipped_pack_ends_by_a_named_rule() {
     // Many rules, of many packs, were seen to decide.
     assert!(reasons.len() >= 12, "{reasons:?}");
 }
+
+/// `ply show` lists a board's links across holes, each once, so that a designer sees which
+/// points a mill board joins.
+#[test]
+fn show_lists_the_links_of_a_board() {
+    let file = temp_file("ring.toml");
+    std::fs::write(
+        &file,
+        "[game]\nname = \"Ring\"\nplayers = [\"Red\", \"Blue\"]\n\n[board]\nrows = 3\ncols = 3\n\
+         holes = \"b1 b2 b3\"\nlinks = \"a1-c1 c3-a3\"\n\n[pieces.Man]\nletter = \"M\"\n\
+         moves = [\"step orthogonal\"]\n",
+    )
+    .unwrap();
+    let r = ply(&["show", file.to_str().unwrap()], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out
+            .contains("Board: 3 rows x 3 columns\nLinks across holes: a3-c3 a1-c1\n"),
+        "{}",
+        r.out
+    );
+}

@@ -243,6 +243,24 @@ impl Geometry {
         Ok(out)
     }
 
+    /// The links across holes, each once, from its end that comes first in cell order (row by
+    /// row from the top).
+    pub fn links(&self) -> Vec<(Cell, Cell)> {
+        let mut out = Vec::new();
+        for cell in self.on_board.iter() {
+            for dir in [Dir::E, Dir::SE, Dir::S, Dir::SW] {
+                if let Some(n) = self.neighbour(cell, dir) {
+                    let far = self.row(cell).abs_diff(self.row(n)) > 1
+                        || self.col(cell).abs_diff(self.col(n)) > 1;
+                    if far {
+                        out.push((cell, n));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Whether some neighbour is joined by a link across holes rather than by the grid.
     #[inline]
     pub fn has_links(&self) -> bool {
@@ -496,6 +514,7 @@ mod tests {
         let (a3, c3, a1, c1, b1) = (Cell(0), Cell(2), Cell(6), Cell(8), Cell(7));
         let l = h.linked(&[(a3, c3), (a1, c3)]).unwrap();
         assert!(l.has_links() && !h.has_links());
+        assert_eq!(l.links(), [(a3, c3), (c3, a1)]);
         assert_eq!(l.neighbour(a3, Dir::E), Some(c3));
         assert_eq!(l.neighbour(c3, Dir::W), Some(a3));
         assert_eq!(l.neighbour(c3, Dir::SW), Some(a1));
