@@ -138,6 +138,8 @@ pub const CONSTRUCTS: &[&str] = &[
     "groups",
     "custodial run",
     "required effect",
+    "removal",
+    "removal prefer",
     "effect target",
     "effect hostile",
     "royal",
@@ -635,6 +637,7 @@ impl Gen<'_> {
         }
         self.rules(&mut out, swimmers);
         self.effects(&mut out);
+        self.removal(&mut out);
         self.ends(&mut out, pass);
         self.setup(&mut out);
         RandomPack {
@@ -1266,6 +1269,32 @@ impl Gen<'_> {
                 after.push("company = 'adjacent(to, all, player) >= 1 or plies < 3'");
             }
             let _ = writeln!(out, "\n[rules.after]\n{}", after.join("\n"));
+        }
+    }
+
+    /// A removal of the mover's choice, under a condition on the position the move leaves.
+    fn removal(&mut self, out: &mut String) {
+        if !self.d.chance(12) {
+            return;
+        }
+        self.note("removal");
+        let when = self.d.pick(&[
+            "line(to, orthogonal) >= 2",
+            "adjacent(to, all, opponent) >= 1",
+            "count(opponent) > count(player)",
+            "to in z",
+            "true",
+        ]);
+        let _ = writeln!(out, "\n[effects.taking]\nremove = '{when}'");
+        if self.d.chance(50) {
+            self.note("removal prefer");
+            let k = NAMES[self.d.below(self.kinds.len())].0;
+            let prefer = match self.d.below(3) {
+                0 => format!("not target is {k}"),
+                1 => "line(target.cell, orthogonal) < 2".to_string(),
+                _ => "adjacent(target.cell, all, player) == 0".to_string(),
+            };
+            let _ = writeln!(out, "prefer = '{prefer}'");
         }
     }
 

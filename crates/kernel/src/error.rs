@@ -55,6 +55,12 @@ pub enum MoveErrorKind {
         /// The first kind it may become.
         first: KindId,
     },
+    /// The move ends with a removal of the mover's choice, and the text names none
+    /// (`d2-d3/xg7`).
+    RemovalNeeded {
+        /// A cell the mover may remove the piece of.
+        first: Cell,
+    },
     /// Several kinds may be placed on this cell and the player must say which (`D@c3`).
     KindNeeded {
         /// The first kind that may be placed there.
@@ -121,11 +127,28 @@ impl MoveError {
     /// The path in notation, with `-` between cells.
     fn path_text(&self) -> String {
         let g = self.rules.geometry();
-        self.path
-            .iter()
-            .map(|c| g.name(*c).to_string())
-            .collect::<Vec<_>>()
-            .join("-")
+        let names = |cells: &[Cell]| {
+            cells
+                .iter()
+                .map(|c| g.name(*c).to_string())
+                .collect::<Vec<_>>()
+                .join("-")
+        };
+        // A refused removal is written as the move was: its cell after `/x`.
+        match (&self.kind, self.path.split_last()) {
+            (
+                MoveErrorKind::Illegal {
+                    reason: Reason::Removal(_),
+                    ..
+                }
+                | MoveErrorKind::CannotPlace {
+                    reason: Reason::Removal(_),
+                    ..
+                },
+                Some((last, rest)),
+            ) => format!("{}/x{}", names(rest), g.name(*last)),
+            _ => names(&self.path),
+        }
     }
 }
 
@@ -216,6 +239,13 @@ impl fmt::Display for MoveError {
                 rules.core().kind_letter(first),
                 self.path_text()
             ),
+            MoveErrorKind::RemovalNeeded { first } => write!(
+                f,
+                "{} lets the mover remove an enemy piece: say which, after `/x`, as in `{}/x{}`",
+                self.path_text(),
+                self.path_text(),
+                rules.geometry().name(first)
+            ),
             MoveErrorKind::Ambiguous { .. } => write!(
                 f,
                 "{} is ambiguous: give the whole path of the hop chain",
@@ -278,6 +308,10 @@ impl Reason {
             Reason::Compound(p) => format!(
                 "`{}` needs both pieces unmoved, the cells between them and their destinations empty, and the royal mover not attacked where it starts, passes or lands",
                 pattern(p)
+            ),
+            Reason::Removal(cell) => format!(
+                "after this move the mover may not remove a piece on {}",
+                g.name(cell)
             ),
             Reason::Second(p, cell) => format!(
                 "the second part of `{}` cannot reach {}",

@@ -61,7 +61,11 @@ const BY_PARTNER: u64 = 1 << (CHOICE_SHIFT + 8);
 /// A hop chain of a `far` pattern: each hop keeps its direction and its length (see
 /// [`FAR_BITS`]).
 const FAR: u64 = 1 << (CHOICE_SHIFT + 9);
-const _: () = assert!(CHOICE_SHIFT + 10 <= 64);
+/// The mover removes the enemy piece on the cell in bits `REMOVAL_SHIFT..REMOVAL_SHIFT +
+/// CELL_BITS` (a `remove` effect: the player's choice).
+const REMOVE: u64 = 1 << (CHOICE_SHIFT + 10);
+const REMOVAL_SHIFT: u32 = CHOICE_SHIFT + 11;
+const _: () = assert!(REMOVAL_SHIFT + CELL_BITS <= 64);
 /// Bits of one hop of a `far` chain in [`Move::extra`]: the direction (three bits), then the
 /// number of cells from the hop's start to its landing, less one (four bits).
 const FAR_BITS: u32 = 7;
@@ -99,6 +103,8 @@ pub struct MoveParts {
     pub choice: Option<u8>,
     /// For a compound move: it is written and pathed from the mover onto its partner.
     pub by_partner: bool,
+    /// The cell of the enemy piece the mover removes, by its choice (a `remove` effect).
+    pub removal: Option<Cell>,
 }
 
 impl Move {
@@ -163,6 +169,12 @@ impl Move {
         if p.by_partner {
             m.meta |= BY_PARTNER;
         }
+        if let Some(c) = p.removal {
+            if p.pass {
+                return None;
+            }
+            m = m.with_removal(c);
+        }
         Some(m)
     }
 
@@ -186,6 +198,7 @@ impl Move {
             partner: self.compound_partner(),
             choice: self.choice_code(),
             by_partner: self.meta & BY_PARTNER != 0,
+            removal: self.removal(),
         }
     }
 
@@ -277,12 +290,30 @@ impl Move {
         }
     }
 
+    /// This move, removing the enemy piece on `at` as its last part.
+    #[inline]
+    pub(crate) fn with_removal(self, at: Cell) -> Move {
+        Move {
+            meta: (self.meta & !(CELL_MASK << REMOVAL_SHIFT))
+                | REMOVE
+                | (at.0 as u64) << REMOVAL_SHIFT,
+            ..self
+        }
+    }
+
+    /// The cell of the enemy piece the mover removes by its choice, after the move and its
+    /// effects (a `remove` effect).
+    #[inline]
+    pub fn removal(&self) -> Option<Cell> {
+        (self.meta & REMOVE != 0).then_some(Cell((self.meta >> REMOVAL_SHIFT & CELL_MASK) as u16))
+    }
+
     /// Whether the move changes no cell but its origin, its destination and the cell of its
     /// second part, and its piece arrives unchosen: no hops, no piece taken in passing, no
     /// partner, no choice of promotion.
     #[inline(always)]
     pub(crate) fn changes_only_its_cells(&self) -> bool {
-        self.meta & (HOPS_MASK << HOPS_SHIFT | GHOST | COMPOUND | CHOICE) == 0
+        self.meta & (HOPS_MASK << HOPS_SHIFT | GHOST | COMPOUND | CHOICE | REMOVE) == 0
     }
 
     /// The cell of the piece this move takes because it has just passed the destination.
@@ -445,11 +476,21 @@ impl Move {
     }
 
     /// The cells the piece visits on this board: origin, each landing cell, destination last;
-    /// then the cell of the second part of the turn, if any. A placement's path is its cell,
+    /// then the cell of the second part of the turn, if any, and the cell of the piece it
+    /// removes by the player's choice, if any. A placement's path is its cell,
     /// a pass's is empty. A compound move whose mover could reach its destination by its own
     /// patterns goes from the mover onto its partner (`b1-a1`), so that no two moves share a
     /// path. ([`crate::Position::path`] gives it without naming the board.)
     pub fn path(&self, g: &Geometry) -> ArrayVec<Cell, { MAX_HOPS + 2 }> {
+        let mut out = self.path_of_parts(g);
+        if let Some(at) = self.removal() {
+            out.push(at);
+        }
+        out
+    }
+
+    /// [`Move::path`] but for the removal.
+    fn path_of_parts(&self, g: &Geometry) -> ArrayVec<Cell, { MAX_HOPS + 2 }> {
         let mut out = ArrayVec::new();
         if self.is_pass() {
             return out;
@@ -812,7 +853,7 @@ mod layout {
     fn every_combination_round_trips_or_is_refused() {
         let far = cell((crate::cell::MAX_CELLS - 1) as u16);
         let mut packed = 0;
-        for bits in 0u32..1 << 9 {
+        for bits in 0u32..1 << 10 {
             let on = |i: u32| bits & (1 << i) != 0;
             let mut p = MoveParts {
                 from: if on(0) { far } else { cell(1) },
@@ -838,6 +879,9 @@ mod layout {
             if on(8) {
                 p.choice = Some(u8::MAX);
             }
+            if on(9) {
+                p.removal = Some(far);
+            }
             p.by_partner = on(7) && on(0);
             let producible = [p.placement, p.pass, !p.hops.is_empty(), p.partner.is_some()]
                 .iter()
@@ -847,7 +891,8 @@ mod layout {
                 && !(!p.hops.is_empty() && (p.second.is_some() || p.ghost_victim.is_some()))
                 && !(p.ghost_victim.is_some() && p.partner.is_some())
                 && !((p.placement || p.pass) && (p.ghost_victim.is_some() || p.choice.is_some()))
-                && !(p.pass && p.second.is_some());
+                && !(p.pass && p.second.is_some())
+                && !(p.pass && p.removal.is_some());
             match Move::pack(&p) {
                 Some(m) => {
                     assert!(producible, "{p:?} should be refused");
@@ -857,7 +902,7 @@ mod layout {
                 None => assert!(!producible, "{p:?} should pack"),
             }
         }
-        assert!(packed >= 60, "only {packed} combinations pack");
+        assert!(packed >= 120, "only {packed} combinations pack");
     }
 
     /// The constructors generation uses agree with [`Move::pack`].

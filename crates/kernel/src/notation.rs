@@ -508,19 +508,32 @@ fn read_hand(rules: &Rules, state: &mut State, list: &str) -> Result<(), Positio
 }
 
 /// A move in human notation: `a7-a6`, `a3xa4`, `c1xc3xe3`, `d1-d7/g7`, `e5`, `pass`; a
-/// placement in a game where several kinds may be placed names its kind: `D@e5`.
+/// placement in a game where several kinds may be placed names its kind: `D@e5`; a piece
+/// removed by the mover's choice comes last, after `/x`: `d2-d3/xg7`, `e5/xg7`.
 pub fn move_text(rules: &Rules, m: &Move) -> String {
     let g = rules.geometry();
     if m.is_pass() {
         return "pass".to_string();
     }
+    // The piece removed by the mover's choice, last but for a promotion (`d2-d3/xg7`).
+    let removal = m
+        .removal()
+        .map(|at| format!("/x{}", g.name(at)))
+        .unwrap_or_default();
     if m.is_placement() && rules.placed_kinds > 1 {
         // Several kinds may be placed: the kind's letter says which (`D@c3`).
         let kind = rules.moves[m.rule() as usize].kind;
-        return format!("{}@{}", rules.core().kind_letter(kind), g.name(m.to()));
+        return format!(
+            "{}@{}{removal}",
+            rules.core().kind_letter(kind),
+            g.name(m.to())
+        );
     }
     let sep = if m.is_capture() { "x" } else { "-" };
     let mut path = m.path(rules.geometry());
+    if m.removal().is_some() {
+        path.pop();
+    }
     let second = m.second().and_then(|_| path.pop());
     let mut text = path
         .iter()
@@ -531,6 +544,7 @@ pub fn move_text(rules: &Rules, m: &Move) -> String {
         text.push('/');
         text.push_str(&g.name(at).to_string());
     }
+    text.push_str(&removal);
     if let Some(p) = m.promotion() {
         text.push('=');
         text.push_str(rules.core().kind_letter(p.kind()));

@@ -117,6 +117,9 @@ pub enum Reason {
     NoSupply(PatternId),
     /// The second part of the turn cannot go to this cell.
     Second(PatternId, Cell),
+    /// After this move the mover may not remove the piece on this cell (or there is none):
+    /// a removal of its choice (`remove`) allows others, or none.
+    Removal(Cell),
     /// The move would leave the mover's royal piece attacked.
     Exposed,
     /// The compound move (by its pattern) cannot be made here: a piece has moved, a cell

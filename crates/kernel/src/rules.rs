@@ -78,6 +78,8 @@ pub struct Rules {
     pub(crate) uses_plies: bool,
     /// The rules of the position after a move (`[rules.after]`), in order.
     pub(crate) after: Vec<crate::expr::Expr>,
+    /// A removal of the mover's choice: when, and which pieces first.
+    pub(crate) removal: Option<(crate::expr::Expr, Option<crate::expr::Expr>)>,
     /// With a pass: a player may pass on any turn, not only when it has no other move.
     pub(crate) pass_any_time: bool,
     /// Some rule reads `idle` or `repetitions`: make and unmake keep them.

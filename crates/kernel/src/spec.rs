@@ -268,6 +268,32 @@ pub struct NamedRule {
     pub expr: Expr,
 }
 
+/// A removal of an enemy piece of the mover's choice (`[effects.NAME] remove = 'COND'`): after
+/// a move and the other effects, where `when` holds on the position (`mover`, `from`, `to`,
+/// `player`), the mover removes one enemy piece, one move for each piece it may choose; with
+/// `prefer`, only the pieces where it holds (`target`, `player`) while there are any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RemovalSpec {
+    /// The effect's name, for messages.
+    pub name: String,
+    /// When the mover removes a piece.
+    pub when: Expr,
+    /// Which enemy pieces it removes first.
+    pub prefer: Option<Expr>,
+}
+
+impl RemovalSpec {
+    /// A removal when `when` holds, of any enemy piece.
+    pub fn new(name: String, when: Expr) -> RemovalSpec {
+        RemovalSpec {
+            name,
+            when,
+            prefer: None,
+        }
+    }
+}
+
 /// What an end rule decides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -334,6 +360,9 @@ pub struct RulesSpec {
     /// `from` and `mover` name the move, `player` the mover; `board_repetitions` reads the
     /// game's history. A pass is not judged by them.
     pub after: Vec<NamedRule>,
+    /// A removal of an enemy piece of the mover's choice, after the move and its effects
+    /// (a mill closed), if the game has one.
+    pub removal: Option<RemovalSpec>,
     /// Moves of two pieces at once.
     pub compounds: Vec<CompoundSpec>,
     /// How positions are written in FEN, if they can be.
@@ -585,6 +614,7 @@ impl RulesSpec {
             pass: false,
             pass_any_time: false,
             after: Vec::new(),
+            removal: None,
             compounds: Vec::new(),
             fen: None,
         }

@@ -101,6 +101,7 @@ fn spec(rows: usize, cols: usize) -> RulesSpec {
         pass: false,
         pass_any_time: false,
         after: Vec::new(),
+        removal: None,
         compounds: Vec::new(),
         fen: None,
     }

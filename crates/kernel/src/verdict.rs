@@ -42,7 +42,7 @@ pub(crate) fn refusal(core: &Core, checks: &[Checked], env: &dyn Env) -> Option<
 
 /// Bindings of the variables that do not read the position: what the compiler evaluates each
 /// case with, and what an explanation re-creates for one move.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 pub(crate) struct StaticEnv {
     pub mover: Option<Value>,
     pub target: Option<Value>,

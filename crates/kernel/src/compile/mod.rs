@@ -301,6 +301,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         || supply.iter().any(Option::is_some)
         || moves.iter().any(|m| m.then.is_some())
         || !spec.after.is_empty()
+        || spec.removal.is_some()
         || moves.iter().any(|m| m.far)
         || (spec.must_capture && spec.most_captures);
     let uses_clock = spec_reads(&spec, Var::Clock);
@@ -350,6 +351,10 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         uses_board_repetitions,
         uses_plies,
         after: spec.after.iter().map(|r| r.expr.clone()).collect(),
+        removal: spec
+            .removal
+            .as_ref()
+            .map(|r| (r.when.clone(), r.prefer.clone())),
         pass_any_time: spec.pass && spec.pass_any_time,
         history,
         lean: false,

@@ -16,7 +16,7 @@
 //!
 //! The constructs: [`placement`] (`place`), [`Passes`] (`pass = true`), [`second`] parts of a
 //! turn (`then place`), [`effect`]s, [`royal`] pieces, [`ghost`]s (captures of a passing
-//! piece), [`compound`] moves and [`choice`]s of promotion. The first four have their own
+//! piece), [`compound`] moves, [`choice`]s of promotion and [`removal`]s of the mover's choice. The first four have their own
 //! places in the general path's generation and make, because they are ordered against
 //! mandatory capture and required effects there (placements come after the captures, a pass
 //! only when nothing else is legal, a second part before the effects, which report whether a
@@ -40,6 +40,7 @@ pub(crate) mod compound;
 pub(crate) mod effect;
 pub(crate) mod ghost;
 pub(crate) mod placement;
+pub(crate) mod removal;
 pub(crate) mod royal;
 pub(crate) mod second;
 
@@ -59,6 +60,7 @@ pub(crate) use compound::Compounds;
 pub(crate) use effect::Effects;
 pub(crate) use ghost::Ghosts;
 pub(crate) use placement::Placements;
+pub(crate) use removal::Removals;
 pub(crate) use royal::Royal;
 pub(crate) use second::Seconds;
 
@@ -115,7 +117,7 @@ pub(crate) trait Construct {
 
 /// The constructs, by name and syntax.
 #[cfg(test)]
-pub(crate) const ALL: [(&str, &str); 8] = [
+pub(crate) const ALL: [(&str, &str); 9] = [
     (Placements::NAME, Placements::SYNTAX),
     (Passes::NAME, Passes::SYNTAX),
     (Seconds::NAME, Seconds::SYNTAX),
@@ -124,6 +126,7 @@ pub(crate) const ALL: [(&str, &str); 8] = [
     (Ghosts::NAME, Ghosts::SYNTAX),
     (Compounds::NAME, Compounds::SYNTAX),
     (Choices::NAME, Choices::SYNTAX),
+    (Removals::NAME, Removals::SYNTAX),
 ];
 
 /// The construct of passing: a player with no other move passes (`pass = true`); its move
@@ -170,6 +173,7 @@ pub(crate) fn used_names(rules: &Rules) -> impl Iterator<Item = &'static str> {
         (Ghosts::used(rules), Ghosts::NAME),
         (Compounds::used(rules), Compounds::NAME),
         (Choices::used(rules), Choices::NAME),
+        (Removals::used(rules), Removals::NAME),
     ]
     .into_iter()
     .filter_map(|(used, name)| used.then_some(name))
@@ -177,7 +181,11 @@ pub(crate) fn used_names(rules: &Rules) -> impl Iterator<Item = &'static str> {
 
 /// Whether some construct is used: generation and make take the general path.
 pub(crate) fn any_used(rules: &Rules) -> bool {
-    Royal::used(rules) || Ghosts::used(rules) || Compounds::used(rules) || Choices::used(rules)
+    Royal::used(rules)
+        || Ghosts::used(rules)
+        || Compounds::used(rules)
+        || Choices::used(rules)
+        || Removals::used(rules)
 }
 
 /// The moves of every construct used, beyond the pieces' own.
@@ -205,10 +213,20 @@ pub(crate) fn expand<B>(
     m: Move,
     out: &mut dyn FnMut(Move) -> ControlFlow<B>,
 ) -> Option<ControlFlow<B>> {
-    if Choices::used(rules) {
-        return Choices::expand(state, rules, m, out);
+    if !Removals::used(rules) {
+        return Choices::used(rules)
+            .then(|| Choices::expand(state, rules, m, out))
+            .flatten();
     }
-    None
+    // Each choice of promotion, then each removal after it.
+    if Choices::used(rules) {
+        let mut each =
+            |c: Move| Removals::expand(state, rules, c, &mut *out).unwrap_or_else(|| out(c));
+        if let Some(flow) = Choices::expand(state, rules, m, &mut each) {
+            return Some(flow);
+        }
+    }
+    Removals::expand(state, rules, m, out)
 }
 
 /// Every construct's part of make, then the idle clock and the repetition history for a move

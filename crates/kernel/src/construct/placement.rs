@@ -79,7 +79,7 @@ impl State {
                     "a place formula disagrees with its expression"
                 );
                 if let Ok(mv) = verdict {
-                    judged.pass_on(mv)?;
+                    crate::moves::Emit::push(judged, mv)?;
                 }
             }
             // The cells the formula left out are refused by the expression too.

@@ -223,6 +223,15 @@ impl State {
         } else {
             self.apply_effects(rules, m.to())
         };
+        // The piece the mover chose to remove goes last, on the board the effects left.
+        if let Some(at) = m.removal()
+            && self.board[at.index()] != 0
+        {
+            self.change(rules, at, 0);
+            if !self.unmoved.is_empty() {
+                self.forget_moved(rules, at);
+            }
+        }
         if rules.hands {
             let other = [totals.0, totals.1][side.other().slot()];
             if self.counts[crate::piece::PIECE_CODES + side.other().slot()] < other {

@@ -143,6 +143,67 @@ impl State {
         verdict
     }
 
+    /// The enemy pieces `side` may remove after pseudo-legal `m` (a move without its removal):
+    /// none when the rules have no removal or its condition does not hold on the position the
+    /// move leaves; else the enemy pieces there where `prefer` holds, or all of them when it
+    /// holds on none. Made on a scratch copy, as [`State::admit_by_making`] is.
+    pub(crate) fn removal_choices(&self, rules: &Rules, m: Move, side: Player) -> CellSet {
+        let Some((when, prefer)) = &rules.removal else {
+            return CellSet::EMPTY;
+        };
+        let mut scratch = SCRATCH
+            .with(|s| s.borrow_mut().pop())
+            .unwrap_or_else(|| self.clone());
+        scratch.copy_for_probe(self, side);
+        let (undo, _, _) = scratch.apply_general(rules, m);
+        let to = m.to();
+        let from = if m.is_placement() { to } else { m.from() };
+        let bound = crate::verdict::StaticEnv {
+            mover: Some(
+                crate::piece::Piece::from_code(scratch.board[to.index()])
+                    .map_or(crate::expr::Value::NoPiece, |p| {
+                        crate::expr::Value::Piece(p, to)
+                    }),
+            ),
+            from: Some(from),
+            to: Some(to),
+            player: Some(side),
+            ..crate::verdict::StaticEnv::default()
+        };
+        let mut out = CellSet::EMPTY;
+        let env = super::end::PlayEnv::new(rules, &scratch, bound);
+        if when.test(&rules.core, &env).unwrap_or(false) {
+            let enemy = scratch.occupied[side.other().index()];
+            let mut preferred = CellSet::EMPTY;
+            if let Some(prefer) = prefer {
+                for at in enemy.iter() {
+                    let Some(p) = crate::piece::Piece::from_code(scratch.board[at.index()]) else {
+                        continue;
+                    };
+                    let env = super::end::PlayEnv::new(
+                        rules,
+                        &scratch,
+                        crate::verdict::StaticEnv {
+                            target: Some(crate::expr::Value::Piece(p, at)),
+                            ..bound
+                        },
+                    );
+                    if prefer.test(&rules.core, &env).unwrap_or(false) {
+                        preferred.insert(at);
+                    }
+                }
+            }
+            out = if preferred.is_empty() {
+                enemy
+            } else {
+                preferred
+            };
+        }
+        scratch.unmake_general(rules, m, &undo);
+        SCRATCH.with(|s| s.borrow_mut().push(scratch));
+        out
+    }
+
     /// The first rule of the position after the move that does not hold on this position,
     /// reached by move `m` of `side` from `before`.
     fn after_rules(

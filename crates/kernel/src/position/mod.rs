@@ -319,6 +319,11 @@ impl Position {
                 .find(|m| m.is_pass())
                 .ok_or_else(|| fail(MoveErrorKind::CannotPass));
         }
+        if rules.removal.is_some()
+            && let Some(found) = self.find_removal(side, path, choice).map_err(limit)?
+        {
+            return found.map_err(fail);
+        }
         if path.len() == 1 && !rules.placements.is_empty() {
             let mut first = None;
             let kind_of = |r: u8| rules.moves[r as usize].kind;
@@ -443,6 +448,103 @@ impl Position {
             }
             _ => Err(fail(MoveErrorKind::Ambiguous { piece })),
         }
+    }
+
+    /// Where the rules have a removal of the mover's choice: the legal move with exactly this
+    /// path (the removed piece's cell last), or the refusal of a path that names a legal move
+    /// but leaves out its removal, or removes a piece it may not; `None` for other paths,
+    /// which the other checks judge.
+    fn find_removal(
+        &self,
+        side: Player,
+        path: &[Cell],
+        choice: Option<KindId>,
+    ) -> Result<Option<Result<Move, MoveErrorKind>>, MoveLimit> {
+        let rules = &self.rules;
+        let g = rules.geometry();
+        let legal = self.legal_moves()?;
+        let kind_of = |m: &Move| {
+            m.promotion().map(|p| p.kind()).or_else(|| {
+                m.is_placement()
+                    .then(|| rules.moves[m.rule() as usize].kind)
+            })
+        };
+        // A promotion is named by its kind; a placement may be.
+        let chosen = |m: &Move| match m.promotion() {
+            Some(p) => choice == Some(p.kind()),
+            None => choice.is_none() || kind_of(m) == choice,
+        };
+        if let Some(m) = legal
+            .iter()
+            .find(|m| chosen(m) && m.removal().is_some() && m.path(g).as_slice() == path)
+        {
+            return Ok(Some(Ok(m)));
+        }
+        let refusal = |m: &Move, reason: crate::Reason| {
+            if m.is_placement() {
+                MoveErrorKind::CannotPlace {
+                    piece: Piece(State::placed_code(rules, m.rule(), side)),
+                    reason,
+                }
+            } else {
+                match self.piece_at(m.from()) {
+                    Some(piece) => MoveErrorKind::Illegal { piece, reason },
+                    None => MoveErrorKind::BadPath,
+                }
+            }
+        };
+        // A pseudo-legal move with a removal and exactly this path: the reference says why
+        // it is not legal (or capturing is mandatory).
+        let pseudo = self.pseudo_legal_moves()?;
+        if let Some(m) = pseudo
+            .iter()
+            .find(|m| chosen(m) && m.removal().is_some() && m.path(g).as_slice() == path)
+        {
+            let reason = match self.reference_verdict(*m) {
+                Err(r) => r,
+                Ok(()) if rules.most_captures && m.is_capture() => {
+                    let most = legal.iter().map(|x| x.captured_count()).max().unwrap_or(0);
+                    crate::Reason::TakesFewer(most.min(u8::MAX as usize) as u8)
+                }
+                Ok(()) => crate::Reason::MustCapture,
+            };
+            return Ok(Some(Err(refusal(m, reason))));
+        }
+        // A legal move's path without its removal.
+        let stem = |m: &Move| {
+            let p = m.path(g);
+            let n = p.len() - usize::from(m.removal().is_some());
+            p[..n].to_vec()
+        };
+        // Written without its removal, a move names the one removal it may make, as two
+        // cells name a move by its ends; where it may make several, the text must say which.
+        let mut unsaid = legal
+            .iter()
+            .filter(|m| chosen(m) && m.removal().is_some() && stem(m) == path);
+        // (Unless the text is the whole path of another pseudo-legal move: it names that one.)
+        let names_pseudo = pseudo.iter().any(|m| m.path(g).as_slice() == path);
+        // (And only a move whose text ends on its destination: a placement's cell, or a
+        // piece's move of two cells; not a compound move written onto its partner.)
+        let by_ends = |m: &Move| m.is_placement() || (path.len() == 2 && m.to() == path[1]);
+        if let Some(m) = unsaid.next().filter(|_| !names_pseudo) {
+            if unsaid.next().is_none() && by_ends(&m) {
+                return Ok(Some(Ok(m)));
+            }
+            let first = m.removal().unwrap_or(path[0]);
+            return Ok(Some(Err(MoveErrorKind::RemovalNeeded { first })));
+        }
+        // A legal move, then an enemy piece it may not remove
+        let last = path[path.len() - 1];
+        // (Or, after a placement, any cell: a placement's path has no second cell else.)
+        let enemy = self.piece_at(last).is_some_and(|p| p.owner() != side)
+            || (path.len() == 2 && self.piece_at(path[0]).is_none());
+        if let Some(m) = legal
+            .iter()
+            .find(|m| enemy && chosen(m) && stem(m) == path[..path.len() - 1])
+        {
+            return Ok(Some(Err(refusal(&m, crate::Reason::Removal(last)))));
+        }
+        Ok(None)
     }
 
     /// Whether `path` is exactly the path of a pseudo-legal move of the side to move: then it

@@ -168,6 +168,37 @@ pub const AFTER: Scope = Scope {
     placed: false,
 };
 
+/// A removal's condition (`[effects.E] remove`): read on the position the move leaves,
+/// effects done.
+pub const REMOVE: Scope = Scope {
+    what: "a removal's condition",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("from", Var::From, Ty::Cell),
+        ("to", Var::To, Ty::Cell),
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: false,
+};
+
+/// A removal's `prefer`: which enemy pieces (`target`) are removed first, read on the
+/// position the move leaves.
+pub const PREFER: Scope = Scope {
+    what: "a removal's `prefer`",
+    vars: &[
+        ("target", Var::Target, Ty::Piece),
+        ("mover", Var::Mover, Ty::Piece),
+        ("from", Var::From, Ty::Cell),
+        ("to", Var::To, Ty::Cell),
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: false,
+};
+
 /// A slide's `until`.
 pub const UNTIL: Scope = Scope {
     what: "a slide's `until` condition",

@@ -3,10 +3,10 @@
 
 use super::directions::{DIRECTION_WORDS, compass_set};
 use super::reader::Reader;
-use crate::check::{Checker, EFFECT_TARGET, HOSTILE, Ty};
+use crate::check::{Checker, EFFECT_TARGET, HOSTILE, PREFER, REMOVE, Ty};
 use crate::diag::Diagnostic;
 use crate::tree::{Node, Table, Value};
-use ply_kernel::spec::{EffectKind, EffectSpec};
+use ply_kernel::spec::{EffectKind, EffectSpec, RemovalSpec};
 
 const KINDS: [(&str, EffectKind); 5] = [
     ("custodial", EffectKind::Custodial),
@@ -17,9 +17,14 @@ const KINDS: [(&str, EffectKind); 5] = [
 ];
 
 impl Reader<'_> {
-    /// Reads every effect, in order.
-    pub(super) fn effects(&mut self, effects: &Table, checker: &mut Checker) -> Vec<EffectSpec> {
+    /// Reads every effect, in order, and the removal of the mover's choice, if one is given.
+    pub(super) fn effects(
+        &mut self,
+        effects: &Table,
+        checker: &mut Checker,
+    ) -> (Vec<EffectSpec>, Option<RemovalSpec>) {
         let mut out = Vec::new();
+        let mut removal: Option<RemovalSpec> = None;
         for (name, e) in &effects.entries {
             self.check_name(name, e.key_loc, "an effect");
             let what = format!("[effects.{name}]");
@@ -38,11 +43,71 @@ impl Reader<'_> {
                     "target",
                     "hostile",
                     "required",
+                    "remove",
+                    "prefer",
                     "doc",
                 ],
                 &|_| false,
                 &mut self.diags,
             );
+            if let Some(when) = t.get("remove") {
+                if let Some((k, _)) = KINDS.iter().find(|(k, _)| t.get(k).is_some()) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Some(when.loc),
+                            format!("{what} may do one thing: `remove` or `{k}`"),
+                        )
+                        .help("write each effect in its own [effects.NAME] table"),
+                    );
+                    continue;
+                }
+                for key in ["run", "target", "hostile", "required"] {
+                    if let Some(n) = t.get(key) {
+                        self.diags.push(
+                            Diagnostic::error(
+                                Some(n.loc),
+                                format!("{what}: `{key}` means nothing to a removal"),
+                            )
+                            .help("`prefer = 'EXPR'` says which enemy pieces it removes first"),
+                        );
+                    }
+                }
+                let mut cond = |this: &mut Self, n: &Node, key: &str, scope| {
+                    let (ast, text) = this.parse_expr(n, &format!("`{key}` of {what}"))?;
+                    checker.check(&ast, text, scope, Ty::Bool)
+                };
+                let when_expr = cond(self, when, "remove", &REMOVE);
+                let prefer = t.get("prefer").map(|n| cond(self, n, "prefer", &PREFER));
+                if removal.is_some() {
+                    self.diags.push(
+                        Diagnostic::error(
+                            Some(when.loc),
+                            format!("{what}: a game has at most one removal of the mover's choice"),
+                        )
+                        .help("join the conditions with `or` in one `remove`"),
+                    );
+                    continue;
+                }
+                match (when_expr, prefer) {
+                    (Some(w), None) => removal = Some(RemovalSpec::new(name.clone(), w)),
+                    (Some(w), Some(Some(p))) => {
+                        let mut r = RemovalSpec::new(name.clone(), w);
+                        r.prefer = Some(p);
+                        removal = Some(r);
+                    }
+                    // Reported where they are written.
+                    _ => {}
+                }
+                continue;
+            }
+            if let Some(n) = t.get("prefer") {
+                self.diags.push(
+                    Diagnostic::error(Some(n.loc), format!("{what}: `prefer` is for `remove`"))
+                        .help(
+                            "`remove = 'COND'` makes the mover remove an enemy piece of its choice",
+                        ),
+                );
+            }
             let given: Vec<(&str, EffectKind, &Node)> = KINDS
                 .iter()
                 .filter_map(|(k, kind)| t.get(k).map(|n| (*k, *kind, n)))
@@ -52,7 +117,7 @@ impl Reader<'_> {
                 [] => {
                     self.diags.push(
                         Diagnostic::error(Some(e.key_loc), format!("{what} says nothing it does"))
-                            .help("give one of `custodial`, `surround`, `flip`, `convert` or `groups`, with directions: `custodial = \"orthogonal\"`"),
+                            .help("give one of `custodial`, `surround`, `flip`, `convert` or `groups`, with directions: `custodial = \"orthogonal\"`, or `remove = 'COND'`"),
                     );
                     continue;
                 }
@@ -164,7 +229,7 @@ impl Reader<'_> {
             effect.run = run;
             out.push(effect);
         }
-        out
+        (out, removal)
     }
 
     /// A custodial capture's `run`: `N`, or `"N..M"` (from 1 to the longest line a board may

@@ -141,7 +141,7 @@ impl Reader<'_> {
 
         // [effects]
         let effects_t = self.section(top, "effects");
-        let effects = self.effects(&effects_t, &mut checker);
+        let (effects, removal) = self.effects(&effects_t, &mut checker);
 
         // [end]
         let end_t = self.section(top, "end");
@@ -213,6 +213,7 @@ impl Reader<'_> {
         spec.pass = pass;
         spec.pass_any_time = pass_any_time;
         spec.after = after;
+        spec.removal = removal;
         spec.compounds = compounds;
         spec.fen = fen;
         Some((spec, options, warnings))

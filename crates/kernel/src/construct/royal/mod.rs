@@ -189,7 +189,11 @@ impl State {
         side: Player,
         ctx: &RoyalCtx,
     ) -> Option<bool> {
-        if m.hops() != 0 || m.second().is_some() || !rules.effects.is_empty() {
+        if m.hops() != 0
+            || m.second().is_some()
+            || m.removal().is_some()
+            || !rules.effects.is_empty()
+        {
             return None;
         }
         let royal_code = rules.royal[side.slot()];
