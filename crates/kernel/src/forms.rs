@@ -20,6 +20,8 @@ pub struct MoveForms {
     pub choices: bool,
     /// Some pattern has a second part, a piece placed after the move (`d1-d7/g7`).
     pub second_parts: bool,
+    /// A move may end with a removal of the mover's choice (`d2-d3/xg7`).
+    pub removals: bool,
     /// The placement patterns, by their number (as [`crate::Move::pattern`] gives it), in
     /// order.
     pub placements: Vec<usize>,
@@ -33,6 +35,7 @@ impl Rules {
         let mut forms = MoveForms {
             choices: !self.choices.is_empty(),
             pass: self.pass_rule.is_some(),
+            removals: self.removal.is_some(),
             placements: self.placements.iter().map(|&p| p as usize).collect(),
             ..MoveForms::default()
         };

@@ -4,19 +4,22 @@
 //! With `N = rows * cols` and a cell's index `row * cols + col` (row 0 the top row, as in
 //! position strings), the actions of a pack are, in order:
 //!
-//! 1. **Piece moves** (when the pack has any), `N * N * C * S * R` actions:
-//!    `(((from * N + to) * C + choice) * S + second) * R + route`, where `from` and `to` are
-//!    the first and last cells of the move's notation (its path, the second part apart), and
+//! 1. **Piece moves** (when the pack has any), `N * N * C * S * X * R` actions:
+//!    `((((from * N + to) * C + choice) * S + second) * X + removal) * R + route`, where `from`
+//!    and `to` are the first and last cells of the move's notation (its path, the second part
+//!    and the removal apart), and
 //!    - `choice` is 0, or `1 + k` for a promotion into kind `k` chosen by the player
 //!      (`C = 1 + kinds` when some piece promotes by choice, else 1);
 //!    - `second` is 0, or `1 + cell` for the cell of the turn's second part (`d1-d7/g7`:
 //!      `g7`); `S = 1 + N` when the pack has second parts, else 1;
+//!    - `removal` is 0, or `1 + cell` for the cell of the enemy piece the mover removes by its
+//!      choice (`d2-d3/xg7`: `g7`); `X = 1 + N` when the pack has a removal, else 1;
 //!    - `route` tells apart hop chains with the same ends: the legal chains of the position
 //!      that share `from`, `to`, `choice` and `second` are numbered from 0 in the order of
 //!      their paths (cell indices, compared as sequences). `R` is [`ROUTES`] when some hop
 //!      pattern chains, else 1.
-//! 2. **Placements**, `P * N * S` actions: `moves + (p * N + cell) * S + second`, for the
-//!    `p`-th placement pattern of the pack.
+//! 2. **Placements**, `P * N * S * X` actions: `moves + ((p * N + cell) * S + second) * X +
+//!    removal`, for the `p`-th placement pattern of the pack.
 //! 3. **Pass**: the last action, when a player with no move passes.
 //!
 //! A position with two legal moves that would get the same number (more than `R` chains
@@ -36,6 +39,7 @@ pub struct ActionSpace {
     cols: usize,
     choices: usize,
     seconds: usize,
+    removals: usize,
     routes: usize,
     piece_moves: usize,
     placements: Vec<usize>,
@@ -90,6 +94,8 @@ pub enum Decoded {
         choice: Option<KindId>,
         /// The cell of the second part.
         second: Option<Cell>,
+        /// The cell of the enemy piece removed by the mover's choice.
+        removal: Option<Cell>,
         /// Which of the chains with these ends.
         route: usize,
     },
@@ -101,6 +107,8 @@ pub enum Decoded {
         cell: Cell,
         /// The cell of the second part.
         second: Option<Cell>,
+        /// The cell of the enemy piece removed by the mover's choice.
+        removal: Option<Cell>,
     },
     /// A pass.
     Pass,
@@ -116,6 +124,7 @@ impl ActionSpace {
             chains,
             choices,
             second_parts,
+            removals,
             placements,
             pass,
         } = rules.move_forms();
@@ -125,18 +134,20 @@ impl ActionSpace {
             1
         };
         let seconds = if second_parts { 1 + cells } else { 1 };
+        let removals = if removals { 1 + cells } else { 1 };
         let routes = if chains { ROUTES } else { 1 };
         let piece_moves = if piece_moves {
-            cells * cells * choices * seconds * routes
+            cells * cells * choices * seconds * removals * routes
         } else {
             0
         };
-        let size = piece_moves + placements.len() * cells * seconds + usize::from(pass);
+        let size = piece_moves + placements.len() * cells * seconds * removals + usize::from(pass);
         ActionSpace {
             cells,
             cols: g.cols(),
             choices,
             seconds,
+            removals,
             routes,
             piece_moves,
             placements,
@@ -157,6 +168,7 @@ impl ActionSpace {
             cells: self.cells,
             choices: self.choices,
             seconds: self.seconds,
+            removals: self.removals,
             routes: self.routes,
             piece_moves: self.piece_moves,
             placements: self.placements.len(),
@@ -186,15 +198,19 @@ impl ActionSpace {
         }
         if action >= self.piece_moves {
             let a = action - self.piece_moves;
+            let (a, removal) = (a / self.removals, a % self.removals);
             let (a, second) = (a / self.seconds, a % self.seconds);
             return Some(Decoded::Place {
                 pattern: a / self.cells,
                 cell: self.cell(rules, a % self.cells)?,
                 second: self.second(rules, second)?,
+                removal: self.second(rules, removal)?,
             });
         }
         let route = action % self.routes;
         let a = action / self.routes;
+        let removal = a % self.removals;
+        let a = a / self.removals;
         let second = a % self.seconds;
         let a = a / self.seconds;
         let choice = a % self.choices;
@@ -208,12 +224,13 @@ impl ActionSpace {
                 k => Some(KindId::new(k - 1)?),
             },
             second: self.second(rules, second)?,
+            removal: self.second(rules, removal)?,
             route,
         })
     }
 
-    /// The second part a `second` factor names: `Some(None)` for none, `None` for a cell off
-    /// the board.
+    /// The cell a `second` (or `removal`) factor names: `Some(None)` for none, `None` for a
+    /// cell off the board.
     fn second(&self, rules: &Rules, second: usize) -> Option<Option<Cell>> {
         match second {
             0 => Some(None),
@@ -232,6 +249,7 @@ impl ActionSpace {
                 pattern,
                 cell,
                 second,
+                removal,
             } => {
                 let mut t = g.name(cell).to_string();
                 // As move notation does: where several kinds may be placed, the kind (`R@a4`).
@@ -246,6 +264,9 @@ impl ActionSpace {
                 if let Some(s) = second {
                     t = format!("{t}/{}", g.name(s));
                 }
+                if let Some(r) = removal {
+                    t = format!("{t}/x{}", g.name(r));
+                }
                 if pattern > 0 {
                     t = format!("{t} (placement {})", pattern + 1);
                 }
@@ -256,11 +277,15 @@ impl ActionSpace {
                 to,
                 choice,
                 second,
+                removal,
                 route,
             } => {
                 let mut t = format!("{}-{}", g.name(from), g.name(to));
                 if let Some(s) = second {
                     t = format!("{t}/{}", g.name(s));
+                }
+                if let Some(r) = removal {
+                    t = format!("{t}/x{}", g.name(r));
                 }
                 if let Some(k) = choice {
                     t = format!("{t}={}", rules.core().kind_letter(k));
@@ -281,6 +306,13 @@ impl ActionSpace {
         // The cells the notation names: the path, its second part apart. (A compound move
         // may be written from its mover onto its partner, which is not where it goes.)
         let mut path = m.path(rules.geometry());
+        let removal = match m.removal() {
+            Some(c) => {
+                path.pop();
+                1 + self.index(rules, c)
+            }
+            None => 0,
+        };
         let second = match m.second() {
             Some(c) => {
                 path.pop();
@@ -304,13 +336,17 @@ impl ActionSpace {
                     pattern,
                 })?;
             let cell = self.index(rules, first);
-            return Ok(self.piece_moves + (p * self.cells + cell) * self.seconds + second);
+            return Ok(self.piece_moves
+                + ((p * self.cells + cell) * self.seconds + second) * self.removals
+                + removal);
         }
         let choice = m.promotion().map_or(0, |p| 1 + p.kind().index());
         let from = self.index(rules, first);
         let to = self.index(rules, last);
         Ok(
-            (((from * self.cells + to) * self.choices + choice) * self.seconds + second)
+            ((((from * self.cells + to) * self.choices + choice) * self.seconds + second)
+                * self.removals
+                + removal)
                 * self.routes,
         )
     }
@@ -373,11 +409,13 @@ pub struct Layout {
     pub choices: usize,
     /// `S`: 1, or `1 + N` when moves have second parts.
     pub seconds: usize,
+    /// `X`: 1, or `1 + N` when moves may end with a removal of the mover's choice.
+    pub removals: usize,
     /// `R`: 1, or [`ROUTES`] when hop chains may share their ends.
     pub routes: usize,
-    /// The number of piece-move actions (`N * N * C * S * R`, or 0).
+    /// The number of piece-move actions (`N * N * C * S * X * R`, or 0).
     pub piece_moves: usize,
-    /// The number of placement patterns (each `N * S` actions, after the piece moves).
+    /// The number of placement patterns (each `N * S * X` actions, after the piece moves).
     pub placements: usize,
     /// Whether the last action is a pass.
     pub pass: bool,
@@ -387,14 +425,15 @@ impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} piece moves (cells {} x {} x choices {} x seconds {} x routes {}), {} placements, {} pass",
+            "{} piece moves (cells {} x {} x choices {} x seconds {} x removals {} x routes {}), {} placements, {} pass",
             self.piece_moves,
             self.cells,
             self.cells,
             self.choices,
             self.seconds,
+            self.removals,
             self.routes,
-            self.placements * self.cells * self.seconds,
+            self.placements * self.cells * self.seconds * self.removals,
             usize::from(self.pass)
         )
     }

@@ -222,8 +222,8 @@ impl Game {
     }
 
     /// The factors of the action encoding: `cells` (N), `choices` (C), `seconds` (S),
-    /// `routes` (R), `piece_moves` (N*N*C*S*R, or 0), `placements` (placement patterns, N*S
-    /// actions each) and `pass`.
+    /// `removals` (X), `routes` (R), `piece_moves` (N*N*C*S*X*R, or 0), `placements`
+    /// (placement patterns, N*S*X actions each) and `pass`.
     #[getter]
     fn action_layout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let l = self.inner.space.layout();
@@ -231,6 +231,7 @@ impl Game {
         d.set_item("cells", l.cells)?;
         d.set_item("choices", l.choices)?;
         d.set_item("seconds", l.seconds)?;
+        d.set_item("removals", l.removals)?;
         d.set_item("routes", l.routes)?;
         d.set_item("piece_moves", l.piece_moves)?;
         d.set_item("placements", l.placements)?;

@@ -84,17 +84,27 @@ impl State {
         let text = self.inner.space.text(&self.inner.rules, &d);
         let (path, choice) = match d {
             Decoded::Pass => (Vec::new(), None),
-            Decoded::Place { cell, second, .. } => {
-                ([Some(cell), second].into_iter().flatten().collect(), None)
-            }
+            Decoded::Place {
+                cell,
+                second,
+                removal,
+                ..
+            } => (
+                [Some(cell), second, removal]
+                    .into_iter()
+                    .flatten()
+                    .collect(),
+                None,
+            ),
             Decoded::Piece {
                 from,
                 to,
                 choice,
                 second,
+                removal,
                 ..
             } => (
-                [Some(from), Some(to), second]
+                [Some(from), Some(to), second, removal]
                     .into_iter()
                     .flatten()
                     .collect(),

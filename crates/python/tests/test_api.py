@@ -172,9 +172,10 @@ def test_action_layouts_are_as_documented(games):
         layout = game.action_layout
         n = layout["cells"]
         assert n == game.rows * game.cols
-        piece = n * n * layout["choices"] * layout["seconds"] * layout["routes"]
+        seconds, removals = layout["seconds"], layout["removals"]
+        piece = n * n * layout["choices"] * seconds * removals * layout["routes"]
         assert layout["piece_moves"] in (0, piece), name
-        placements = layout["placements"] * n * layout["seconds"]
+        placements = layout["placements"] * n * seconds * removals
         total = layout["piece_moves"] + placements + int(layout["pass"])
         assert game.num_actions == total, name
     assert games["connect_four.toml"].num_actions == 42
@@ -182,6 +183,8 @@ def test_action_layouts_are_as_documented(games):
     assert games["othello.toml"].describe_action(64) == "pass"
     assert games["amazons.toml"].action_layout["seconds"] == 101
     assert games["chess.toml"].action_layout["choices"] == 7
+    assert games["nine_mens_morris.toml"].action_layout["removals"] == 50
+    assert games["chess.toml"].action_layout["removals"] == 1
 
 
 def cells_of(text: str) -> tuple[str, str, str]:

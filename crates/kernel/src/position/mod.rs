@@ -517,20 +517,31 @@ impl Position {
             p[..n].to_vec()
         };
         // Written without its removal, a move names the one removal it may make, as two
-        // cells name a move by its ends; where it may make several, the text must say which.
-        let mut unsaid = legal
-            .iter()
-            .filter(|m| chosen(m) && m.removal().is_some() && stem(m) == path);
-        // (Unless the text is the whole path of another pseudo-legal move: it names that one.)
+        // cells name a move by its ends (a placement by its cell); where it may make several,
+        // and nothing else has these ends, the text must say which. (Unless the text is the
+        // whole path of another pseudo-legal move: it names that one.)
         let names_pseudo = pseudo.iter().any(|m| m.path(g).as_slice() == path);
-        // (And only a move whose text ends on its destination: a placement's cell, or a
-        // piece's move of two cells; not a compound move written onto its partner.)
-        let by_ends = |m: &Move| m.is_placement() || (path.len() == 2 && m.to() == path[1]);
-        if let Some(m) = unsaid.next().filter(|_| !names_pseudo) {
-            if unsaid.next().is_none() && by_ends(&m) {
-                return Ok(Some(Ok(m)));
+        let same_ends: Vec<Move> = legal
+            .iter()
+            .filter(|m| {
+                chosen(m)
+                    && if path.len() == 1 {
+                        m.is_placement() && m.to() == path[0]
+                    } else {
+                        path.len() == 2
+                            && !m.is_placement()
+                            && !m.is_pass()
+                            && m.from() == path[0]
+                            && m.to() == path[1]
+                    }
+            })
+            .collect();
+        let unsaid = |m: &Move| m.removal().is_some() && stem(m) == path;
+        if !names_pseudo && !same_ends.is_empty() && same_ends.iter().all(unsaid) {
+            if let [m] = same_ends.as_slice() {
+                return Ok(Some(Ok(*m)));
             }
-            let first = m.removal().unwrap_or(path[0]);
+            let first = same_ends[0].removal().unwrap_or(path[0]);
             return Ok(Some(Err(MoveErrorKind::RemovalNeeded { first })));
         }
         // A legal move, then an enemy piece it may not remove

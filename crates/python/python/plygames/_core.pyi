@@ -103,8 +103,8 @@ class Game:
         """Every action is an integer from 0 below this."""
     @property
     def action_layout(self) -> dict[str, int | bool]:
-        """``cells``, ``choices``, ``seconds``, ``routes``, ``piece_moves``, ``placements``,
-        ``pass`` (see the README's action encoding)."""
+        """``cells``, ``choices``, ``seconds``, ``removals``, ``routes``, ``piece_moves``,
+        ``placements``, ``pass`` (see the README's action encoding)."""
     @property
     def observation_shape(self) -> tuple[int, int, int]:
         """(planes, rows, cols)."""
