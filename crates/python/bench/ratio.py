@@ -39,6 +39,7 @@ GAMES = {
     "clobber": "clobber.toml",
     "lines_of_action": "lines_of_action.toml",
     "go(board_size=9)": "go9.toml",
+    "nine_mens_morris": "nine_mens_morris.toml",
 }
 
 
