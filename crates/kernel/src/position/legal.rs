@@ -156,20 +156,7 @@ impl State {
             .unwrap_or_else(|| self.clone());
         scratch.copy_for_probe(self, side);
         let (undo, _, _) = scratch.apply_general(rules, m);
-        let to = m.to();
-        let from = if m.is_placement() { to } else { m.from() };
-        let bound = crate::verdict::StaticEnv {
-            mover: Some(
-                crate::piece::Piece::from_code(scratch.board[to.index()])
-                    .map_or(crate::expr::Value::NoPiece, |p| {
-                        crate::expr::Value::Piece(p, to)
-                    }),
-            ),
-            from: Some(from),
-            to: Some(to),
-            player: Some(side),
-            ..crate::verdict::StaticEnv::default()
-        };
+        let bound = scratch.made_env(m, side);
         let mut out = CellSet::EMPTY;
         let env = super::end::PlayEnv::new(rules, &scratch, bound);
         if when.test(&rules.core, &env).unwrap_or(false) {
@@ -204,6 +191,26 @@ impl State {
         out
     }
 
+    /// The names of move `m` of `side`, made on this position: `mover` on its destination,
+    /// `from` (a placement's cell for a placement), `to` and `player`; what the rules of the
+    /// position after a move and a removal's conditions read.
+    fn made_env(&self, m: Move, side: Player) -> crate::verdict::StaticEnv {
+        let to = m.to();
+        let from = if m.is_placement() { to } else { m.from() };
+        crate::verdict::StaticEnv {
+            mover: Some(
+                crate::piece::Piece::from_code(self.board[to.index()])
+                    .map_or(crate::expr::Value::NoPiece, |p| {
+                        crate::expr::Value::Piece(p, to)
+                    }),
+            ),
+            from: Some(from),
+            to: Some(to),
+            player: Some(side),
+            ..crate::verdict::StaticEnv::default()
+        }
+    }
+
     /// The first rule of the position after the move that does not hold on this position,
     /// reached by move `m` of `side` from `before`.
     fn after_rules(
@@ -216,20 +223,7 @@ impl State {
         if rules.after.is_empty() {
             return Ok(());
         }
-        let to = m.to();
-        let from = if m.is_placement() { to } else { m.from() };
-        let bound = crate::verdict::StaticEnv {
-            mover: Some(
-                crate::piece::Piece::from_code(self.board[to.index()])
-                    .map_or(crate::expr::Value::NoPiece, |p| {
-                        crate::expr::Value::Piece(p, to)
-                    }),
-            ),
-            from: Some(from),
-            to: Some(to),
-            player: Some(side),
-            ..crate::verdict::StaticEnv::default()
-        };
+        let bound = self.made_env(m, side);
         let env = super::end::PlayEnv::new(rules, self, bound).after(before);
         for (i, e) in rules.after.iter().enumerate() {
             if !e.test(&rules.core, &env).unwrap_or(false) {

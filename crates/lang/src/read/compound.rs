@@ -219,7 +219,7 @@ impl Reader<'_> {
                             Some(loc),
                             format!("`{key}` must be one upper-case letter, or one and `~`"),
                         )
-                        .help("as in `Q = \"Queen\"`, or `\"Q~\" = \"PromotedQueen\"` for a kind FEN marks with `~`"),
+                        .help("as in `S = \"Stone\"`, or `\"S~\" = \"MarkedStone\"` for a kind FEN marks with `~`"),
                     );
                     None
                 }
