@@ -411,6 +411,9 @@ fn replay(rules: &Arc<ply_kernel::Rules>, b: &Block) {
         );
         let expected = if rest.is_empty() {
             Status::ToMove(player.other())
+        } else if rest == "again" {
+            // A turn of several moves goes on.
+            Status::ToMove(player)
         } else if rest == "draw" {
             Status::Over(Outcome::Draw)
         } else if let Some(name) = rest.strip_suffix(" wins") {

@@ -140,6 +140,10 @@ pub const CONSTRUCTS: &[&str] = &[
     "required effect",
     "removal",
     "removal prefer",
+    "turn",
+    "turn again",
+    "moved this turn",
+    "turn_moves",
     "effect target",
     "effect hostile",
     "royal",
@@ -1214,6 +1218,28 @@ impl Gen<'_> {
     fn rules(&mut self, out: &mut String, swimmers: bool) {
         let royal = self.royal.is_some();
         let mut enter = Vec::new();
+        // Turns of several moves; the later moves of a turn told apart by rules that read
+        // the position, which a royal kind's tabulated conditions cannot.
+        let turn = self.d.chance(12);
+        if turn {
+            self.note("turn");
+            let _ = writeln!(out, "\n[turn]\nmoves = {}", 2 + self.d.below(2));
+            if self.d.chance(60) {
+                self.note("turn again");
+                let again = self.d.pick(&[
+                    "taken == 0",
+                    "turn_moves == 0 and taken == 0",
+                    "not to in z",
+                    "count(opponent) > 1",
+                    "mover.rank >= 1",
+                ]);
+                let _ = writeln!(out, "again = '{again}'");
+            }
+        }
+        if turn && !royal && self.d.chance(50) {
+            self.note("moved this turn");
+            enter.push("another-piece = 'not moved_this_turn(from)'".to_string());
+        }
         if swimmers && self.d.chance(40) {
             enter.push("dry = 'not to in z or mover has swimmer'".to_string());
         }
@@ -1233,6 +1259,10 @@ impl Gen<'_> {
             let _ = writeln!(out, "\n[rules.enter]\n{}", enter.join("\n"));
         }
         let mut capture = Vec::new();
+        if turn && !royal && self.d.chance(40) {
+            self.note("turn_moves");
+            capture.push("first-move-takes = 'turn_moves == 0'".to_string());
+        }
         if self.d.chance(30) {
             capture.push("rank-decides = 'mover.rank >= target.rank'".to_string());
         }

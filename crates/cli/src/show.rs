@@ -228,6 +228,17 @@ pub fn summary(pack: &Pack) -> String {
             }
         );
     }
+    if let Some((n, again)) = rules.turn_moves() {
+        let _ = writeln!(
+            out,
+            "Turns: up to {n} moves, each a ply; {}",
+            if again {
+                "after a move, the player moves again while the turn's `again` holds"
+            } else {
+                "the player moves again until the turn has them all (a pass ends it)"
+            }
+        );
+    }
     let _ = writeln!(out, "Rules:");
     let names = |rules: &mut dyn Iterator<Item = &str>| {
         let v: Vec<&str> = rules.collect();

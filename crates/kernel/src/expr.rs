@@ -60,6 +60,11 @@ pub enum Var {
     BoardRepetitions,
     /// Plies made since the position was set up (a pass is a ply).
     Plies,
+    /// How many moves the player to move (or who has just moved) has already made in this
+    /// turn, in a game of turns of several moves (`[turn]`): 0 on a turn's first move.
+    TurnMoves,
+    /// How many enemy pieces the move just made took, by any means (a turn's `again`).
+    Taken,
 }
 
 /// A value an expression computes.
@@ -174,6 +179,8 @@ pub enum Expr {
     CountIn(Box<Expr>, Option<KindId>, usize, Option<Box<Expr>>),
     /// How many pieces of a kind a player has in hand.
     Hand(Box<Expr>, KindId),
+    /// Whether the piece on a cell was moved there earlier in this turn (`[turn]`).
+    MovedThisTurn(Box<Expr>),
     /// How many groups a player's pieces form, joined through steps in the directions.
     Groups(Box<Expr>, DirSet),
     /// Whether one group of a player's pieces (joined through the directions) holds a cell of
@@ -280,6 +287,10 @@ pub trait Env {
     fn hand(&self, _player: Player, _kind: KindId) -> Result<i64, EvalError> {
         Err(EvalError::NoPosition)
     }
+    /// Whether the piece on the cell was moved there earlier in this turn.
+    fn moved_this_turn(&self, _cell: Cell) -> Result<bool, EvalError> {
+        Err(EvalError::NoPosition)
+    }
 }
 
 /// The inputs an expression reads, as a bit set.
@@ -380,6 +391,7 @@ impl Expr {
             | Line(a, _)
             | Groups(a, _)
             | Hand(a, _)
+            | MovedThisTurn(a)
             | Liberties(a, _)
             | Area(a, _)
             | Not(a)
@@ -431,7 +443,9 @@ impl Expr {
                 | self::Var::Repetitions
                 | self::Var::Passes
                 | self::Var::BoardRepetitions
-                | self::Var::Plies => Deps::POSITION,
+                | self::Var::Plies
+                | self::Var::TurnMoves
+                | self::Var::Taken => Deps::POSITION,
             },
             CellOf(e) => {
                 let d = e.deps();
@@ -473,7 +487,9 @@ impl Expr {
             NoMoves(p) => p.deps().or(Deps::MOVES),
             InCheck(p) => p.deps().or(Deps::POSITION),
             Attacked(c, p) => c.deps().or(p.deps()).or(Deps::POSITION),
-            Groups(p, _) | Liberties(p, _) | Area(p, _) | Hand(p, _) => p.deps().or(Deps::POSITION),
+            Groups(p, _) | Liberties(p, _) | Area(p, _) | Hand(p, _) | MovedThisTurn(p) => {
+                p.deps().or(Deps::POSITION)
+            }
             Connected(c, _) => [&c.1.1, &c.2.1]
                 .into_iter()
                 .flatten()
@@ -598,6 +614,10 @@ impl Expr {
                 Value::Int(n)
             }
             Hand(p, k) => Value::Int(env.hand(player(p.eval(core, env)?)?, *k)?),
+            MovedThisTurn(c) => Value::Bool(match c.eval(core, env)? {
+                Value::NoCell => false,
+                v => env.moved_this_turn(cell(v)?)?,
+            }),
             Groups(p, dirs) => {
                 let p = player(p.eval(core, env)?)?;
                 Value::Int(groups::groups(

@@ -100,7 +100,7 @@ pub use game::Game;
 pub use geometry::{CellName, Dir, DirSet, Geometry, GeometryError, column_index, column_name};
 pub use limits::{
     MAX_END_RULES, MAX_FAR_HOP_LENGTH, MAX_FAR_HOPS, MAX_GROUP_BOARD_CELLS, MAX_HOPS, MAX_MOVES,
-    MAX_PASSED_CELLS, MAX_TABLE_BITS, MoveLimit,
+    MAX_PASSED_CELLS, MAX_TABLE_BITS, MAX_TURN_MOVES, MoveLimit,
 };
 pub use moves::{Move, MoveList, MoveParts};
 pub use notation::{

@@ -30,6 +30,10 @@ pub const MAX_TABLE_BITS: usize = 1 << 24;
 /// its passed cells. A pack past it is refused at the pattern that passes it.
 pub const MAX_PASSED_CELLS: usize = 1 << 22;
 
+/// The most moves a turn may have (`[turn] moves`): a turn's move count is kept in seven
+/// bits of the log, and every move of a turn is a ply of the game.
+pub const MAX_TURN_MOVES: usize = 8;
+
 /// The most end rules a game may have (each is numbered by a byte, one value kept for
 /// "none").
 pub const MAX_END_RULES: usize = u8::MAX as usize - 1;

@@ -114,10 +114,10 @@ pub enum PositionErrorKind {
     /// A FEN that does not fit the game.
     #[error("bad FEN: {0}")]
     Fen(String),
-    /// An `unmoved=` or `ghost=` field that does not fit the game.
+    /// An `unmoved=`, `ghost=` or `turn=` field that does not fit the game.
     #[error("bad `{field}` field `{text}`")]
     BadExtra {
-        /// `unmoved` or `ghost`.
+        /// `unmoved`, `ghost` or `turn`.
         field: &'static str,
         /// The text.
         text: String,
@@ -211,6 +211,15 @@ impl Position {
         }
         if self.state.passes > 0 {
             let _ = write!(out, " passes={}", self.state.passes);
+        }
+        if self.state.turn > 0 {
+            let cells: Vec<String> = self
+                .state
+                .turn_cells
+                .iter()
+                .map(|c| g.name(c).to_string())
+                .collect();
+            let _ = write!(out, " turn={}:{}", self.state.turn, cells.join(","));
         }
         if !self.state.unmoved.is_empty() {
             let cells: Vec<String> = self
@@ -446,6 +455,33 @@ impl Position {
                     return Err(bad());
                 }
                 state.set_ghost(&rules, set, victim);
+            } else if let Some(spec) = f.strip_prefix("turn=") {
+                let bad = || {
+                    err(
+                        at,
+                        PositionErrorKind::BadExtra {
+                            field: "turn",
+                            text: spec.to_string(),
+                        },
+                    )
+                };
+                let most = rules.turn.as_ref().map_or(0, |t| t.0);
+                let (n, cells) = spec.split_once(':').unwrap_or((spec, ""));
+                let n: u8 = n.parse().map_err(|_| bad())?;
+                if n == 0 || n >= most {
+                    return Err(bad());
+                }
+                let mut set = crate::cell::CellSet::EMPTY;
+                for name in cells.split(',').filter(|n| !n.is_empty()) {
+                    let c = g.parse_cell(name).ok_or_else(bad)?;
+                    let own = crate::piece::Piece::from_code(state.board[c.index()])
+                        .is_some_and(|p| p.owner() == state.side);
+                    if !own {
+                        return Err(bad());
+                    }
+                    set.insert(c);
+                }
+                state.set_turn(n, set);
             } else if f == "setup" {
                 setup = true;
             } else if f == "draw" {

@@ -80,6 +80,8 @@ pub struct Rules {
     pub(crate) after: Vec<crate::expr::Expr>,
     /// A removal of the mover's choice: when, and which pieces first.
     pub(crate) removal: Option<(crate::expr::Expr, Option<crate::expr::Expr>)>,
+    /// Turns of several moves: the most moves a turn has, and when the player moves again.
+    pub(crate) turn: Option<(u8, Option<crate::expr::Expr>)>,
     /// With a pass: a player may pass on any turn, not only when it has no other move.
     pub(crate) pass_any_time: bool,
     /// Some rule reads `idle` or `repetitions`: make and unmake keep them.
@@ -258,6 +260,13 @@ impl Rules {
     /// the move.
     pub(crate) fn judges_moves(&self, side: Player) -> bool {
         self.must_change || self.royal[side.slot()] != 0 || !self.after.is_empty()
+    }
+
+    /// The most moves a turn has, in a game of turns of several moves (`[turn]`); `None`
+    /// when every turn is one move. The second value says whether a condition decides if the
+    /// player moves again (without one, every turn has that many moves).
+    pub fn turn_moves(&self) -> Option<(u8, bool)> {
+        self.turn.as_ref().map(|(n, again)| (*n, again.is_some()))
     }
 
     /// Whether a player may pass on any turn (not only when it has no other move).

@@ -294,6 +294,25 @@ impl RemovalSpec {
     }
 }
 
+/// Turns of several moves (`[turn]`): after a move, the same player moves again while the
+/// turn has moves left and `again` holds on the position the move left (`mover`, `from`,
+/// `to`, `player`, and `taken`, the enemy pieces the move took). A pass ends the turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct TurnSpec {
+    /// The most moves a turn has, from 2.
+    pub moves: u8,
+    /// When the player moves again; always, without it.
+    pub again: Option<Expr>,
+}
+
+impl TurnSpec {
+    /// Turns of up to `moves` moves, the player moving again while `again` holds.
+    pub fn new(moves: u8, again: Option<Expr>) -> TurnSpec {
+        TurnSpec { moves, again }
+    }
+}
+
 /// What an end rule decides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -363,6 +382,8 @@ pub struct RulesSpec {
     /// A removal of an enemy piece of the mover's choice, after the move and its effects
     /// (a mill closed), if the game has one.
     pub removal: Option<RemovalSpec>,
+    /// Turns of several moves, if the game has them.
+    pub turn: Option<TurnSpec>,
     /// Moves of two pieces at once.
     pub compounds: Vec<CompoundSpec>,
     /// How positions are written in FEN, if they can be.
@@ -615,6 +636,7 @@ impl RulesSpec {
             pass_any_time: false,
             after: Vec::new(),
             removal: None,
+            turn: None,
             compounds: Vec::new(),
             fen: None,
         }

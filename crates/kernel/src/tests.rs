@@ -102,6 +102,7 @@ fn spec(rows: usize, cols: usize) -> RulesSpec {
         pass_any_time: false,
         after: Vec::new(),
         removal: None,
+        turn: None,
         compounds: Vec::new(),
         fen: None,
     }

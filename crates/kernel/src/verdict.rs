@@ -51,6 +51,8 @@ pub(crate) struct StaticEnv {
     pub player: Option<Player>,
     pub cell: Option<Cell>,
     pub occupant: Option<Value>,
+    /// The enemy pieces the move just made took (a turn's `again`).
+    pub taken: Option<u16>,
 }
 
 impl Env for StaticEnv {
@@ -69,7 +71,9 @@ impl Env for StaticEnv {
             | Var::Repetitions
             | Var::Passes
             | Var::BoardRepetitions
-            | Var::Plies => None,
+            | Var::Plies
+            | Var::TurnMoves => None,
+            Var::Taken => self.taken.map(|n| Value::Int(i64::from(n))),
         }
     }
 }

@@ -15,7 +15,7 @@
 use crate::eval::{Evaluator, MAX_EVAL};
 use crate::score::{INFINITY, PROVEN, Score, WIN};
 use crate::{Limits, SearchError, Stop};
-use ply_kernel::{Move, MoveList, Position, Status};
+use ply_kernel::{Move, MoveList, Player, Position, Status};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -418,14 +418,15 @@ impl AlphaBeta {
         let mut best = -INFINITY;
         let mut best_i = 0;
         let mut pv = Vec::new();
+        let mover = pos.side_to_move();
         for (i, &m) in root.iter().enumerate() {
             let undo = pos.make_unchecked(m);
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, -beta, -alpha, 1)
+                self.child(pos, mover, depth - 1, alpha, beta, 1)
             } else {
-                let s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1);
+                let s = self.child(pos, mover, depth - 1, alpha, alpha + 1, 1);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.negamax(pos, depth - 1, -beta, -alpha, 1)
+                    self.child(pos, mover, depth - 1, alpha, beta, 1)
                 } else {
                     s
                 }
@@ -640,6 +641,7 @@ impl AlphaBeta {
             && beta - alpha == 1
             && alpha.abs() < PROVEN / 2
             && beta.abs() < PROVEN / 2;
+        let mover = pos.side_to_move();
         for i in 0..n {
             let m = self.pick(ply, i);
             let order = self.buffers[ply][i].0;
@@ -648,7 +650,8 @@ impl AlphaBeta {
                 // The position after the move, judged statically: the opponent can at least
                 // keep it (stand pat) one ply from the leaves. A move after which the game is
                 // over (the opponent left without a move included) is searched.
-                let after = -self.evaluate(pos) + if depth == 1 { 0 } else { self.margin };
+                let after = sign(pos, mover) * self.evaluate(pos)
+                    + if depth == 1 { 0 } else { self.margin };
                 if after <= alpha {
                     pos.unmake_unchecked(m, undo);
                     self.pruned += 1;
@@ -657,7 +660,7 @@ impl AlphaBeta {
                 }
             }
             let score = if i == 0 {
-                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+                self.child(pos, mover, depth - 1, alpha, beta, ply + 1)
             } else {
                 let quiet_and_late =
                     self.config.reductions && depth >= 3 && i >= 3 && order < KILLER;
@@ -668,12 +671,12 @@ impl AlphaBeta {
                 } else {
                     1
                 };
-                let mut s = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                let mut s = self.child(pos, mover, depth - 1 - r, alpha, alpha + 1, ply + 1);
                 if r > 0 && s > alpha && !self.aborted {
-                    s = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    s = self.child(pos, mover, depth - 1, alpha, alpha + 1, ply + 1);
                 }
                 if s > alpha && s < beta && !self.aborted {
-                    -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
+                    self.child(pos, mover, depth - 1, alpha, beta, ply + 1)
                 } else {
                     s
                 }
@@ -718,6 +721,25 @@ impl AlphaBeta {
         best
     }
 
+    /// The score, for `mover`, of the position a move of `mover` left, searched within
+    /// `(alpha, beta)` (`mover`'s window): the opponent's score negated, or, in the middle of a
+    /// turn of several moves, where `mover` moves again, its own.
+    fn child(
+        &mut self,
+        pos: &mut Position,
+        mover: Player,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if pos.side_to_move() == mover {
+            self.negamax(pos, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(pos, depth, -beta, -alpha, ply)
+        }
+    }
+
     fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
@@ -753,11 +775,13 @@ impl AlphaBeta {
             best = stand;
             alpha = alpha.max(stand);
         }
+        let mover = pos.side_to_move();
         for i in 0..n {
             let m = self.pick(ply, i);
             let undo = pos.make_unchecked(m);
             let score = match pos.decided() {
-                Some(o) => Score::of_outcome(o, pos.side_to_move(), ply + 1).wrapping_neg(),
+                Some(o) => sign(pos, mover) * Score::of_outcome(o, pos.side_to_move(), ply + 1),
+                None if pos.side_to_move() == mover => self.quiesce(pos, alpha, beta, ply + 1),
                 None => -self.quiesce(pos, -beta, -alpha, ply + 1),
             };
             pos.unmake_unchecked(m, undo);
@@ -781,6 +805,12 @@ impl AlphaBeta {
         }
         best
     }
+}
+
+/// 1 when `mover` is to move again (in the middle of a turn of several moves), -1 when the
+/// other player is: what turns a score of the side to move into `mover`'s.
+fn sign(pos: &Position, mover: Player) -> i32 {
+    if pos.side_to_move() == mover { 1 } else { -1 }
 }
 
 /// Plain minimax to a fixed depth, without pruning, table or ordering: the reference the
@@ -817,18 +847,20 @@ pub fn minimax(
             if captures.len() < moves.len() {
                 best = eval.evaluate(pos).clamp(-MAX_EVAL, MAX_EVAL);
             }
+            let mover = pos.side_to_move();
             for m in captures {
                 let undo = pos.make_unchecked(m);
-                let s = -go(pos, eval, 0, ply + 1, q)?;
+                let s = sign(pos, mover) * go(pos, eval, 0, ply + 1, q)?;
                 pos.unmake_unchecked(m, undo);
                 best = best.max(s);
             }
             return Ok(best);
         }
         let mut best = -INFINITY;
+        let mover = pos.side_to_move();
         for m in moves.iter() {
             let undo = pos.make_unchecked(m);
-            let s = -go(pos, eval, depth - 1, ply + 1, q)?;
+            let s = sign(pos, mover) * go(pos, eval, depth - 1, ply + 1, q)?;
             pos.unmake_unchecked(m, undo);
             best = best.max(s);
         }

@@ -65,6 +65,9 @@ const NONE: u32 = u32::MAX;
 #[derive(Copy, Clone, Debug)]
 struct Node {
     mv: Option<Move>,
+    /// The player who made the node's move (rewards and proofs are this player's): the
+    /// other player than the parent's, or the same in the middle of a turn of several moves.
+    by: Player,
     /// The position's key, once the node has been entered (0 before).
     key: u64,
     parent: u32,
@@ -77,9 +80,10 @@ struct Node {
 }
 
 impl Node {
-    fn new(mv: Option<Move>, parent: u32) -> Node {
+    fn new(mv: Option<Move>, parent: u32, by: Player) -> Node {
         Node {
             mv,
+            by,
             key: 0,
             parent,
             first: NONE,
@@ -226,7 +230,7 @@ impl Tree {
             Some(n) => self.compact(n),
             None => {
                 self.nodes.clear();
-                let mut root = Node::new(None, NONE);
+                let mut root = Node::new(None, NONE, pos.last_mover());
                 root.key = key;
                 self.nodes.push(root);
             }
@@ -297,7 +301,7 @@ impl Tree {
         pos.legal_moves_into(&mut self.list)?;
         if self.list.is_empty() {
             self.nodes[n as usize].expanded = true;
-            let mover = pos.side_to_move().other();
+            let mover = pos.last_mover();
             self.nodes[n as usize].proof = match pos.status() {
                 Status::Over(Outcome::Win(p)) if p == mover => Proof::Win,
                 Status::Over(Outcome::Win(_)) => Proof::Loss,
@@ -309,8 +313,9 @@ impl Tree {
             return Ok(false);
         }
         let first = self.nodes.len() as u32;
+        let by = pos.side_to_move();
         for m in self.list.iter() {
-            self.nodes.push(Node::new(Some(m), n));
+            self.nodes.push(Node::new(Some(m), n, by));
         }
         let node = &mut self.nodes[n as usize];
         node.first = first;
@@ -340,7 +345,7 @@ impl Tree {
                     break;
                 }
                 Proof::Win | Proof::Loss => {
-                    let mover = pos.side_to_move().other();
+                    let mover = node.by;
                     winner = Some(Some(if node.proof == Proof::Win {
                         mover
                     } else {
@@ -377,7 +382,7 @@ impl Tree {
                 child.key = pos.hash();
             }
             if let Some(o) = pos.decided() {
-                let mover = pos.side_to_move().other();
+                let mover = child.by;
                 child.proof = match o {
                     Outcome::Win(p) if p == mover => Proof::Win,
                     Outcome::Win(_) => Proof::Loss,
@@ -401,18 +406,25 @@ impl Tree {
         };
         // Back up the reward, from the leaf to the root, with the side that moved into each
         // node; and proofs, as far as they go.
-        let mut mover = pos.side_to_move().other();
         let mut proving = true;
         for i in (0..self.path.len()).rev() {
             let id = self.path[i];
             let node = &mut self.nodes[id as usize];
             node.visits += 1;
-            node.reward += reward(first, mover);
+            node.reward += reward(first, node.by);
+            let by = node.by;
             if proving && i + 1 < self.path.len() {
-                let child = self.nodes[self.path[i + 1] as usize].proof;
-                proving = match child {
+                let child = self.nodes[self.path[i + 1] as usize];
+                // A child's proof is its mover's; the node's, its own mover's: the same
+                // player in the middle of a turn of several moves, else the other.
+                let (win, loss) = if child.by == by {
+                    (Proof::Win, Proof::Loss)
+                } else {
+                    (Proof::Loss, Proof::Win)
+                };
+                proving = match child.proof {
                     Proof::Win => {
-                        self.nodes[id as usize].proof = Proof::Loss;
+                        self.nodes[id as usize].proof = win;
                         true
                     }
                     Proof::Loss => {
@@ -420,14 +432,13 @@ impl Tree {
                             .children(id)
                             .all(|c| self.nodes[c as usize].proof == Proof::Loss);
                         if all {
-                            self.nodes[id as usize].proof = Proof::Win;
+                            self.nodes[id as usize].proof = loss;
                         }
                         all
                     }
                     _ => false,
                 };
             }
-            mover = mover.other();
         }
         while let Some((m, undo)) = self.undos.pop() {
             pos.unmake_unchecked(m, undo);

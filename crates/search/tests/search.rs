@@ -513,3 +513,59 @@ fn mcts_cut_off_playouts_ask_the_evaluation() {
         }
     }
 }
+
+/// A race to the far row in turns of two steps: from three rows away the runner wins in one
+/// turn of two moves. Searches that took the second move for the opponent's would see the
+/// first step hand the opponent a win, and step aside.
+const TWO_STEPS: &str = r#"
+[game]
+name = "Two steps"
+players = ["A", "B"]
+forward = { A = "up", B = "down" }
+
+[board]
+rows = 5
+cols = 3
+
+[zones.goal]
+A = "a5:c5"
+B = "a1:c1"
+
+[pieces.Runner]
+letter = "R"
+moves = ["step orthogonal quiet"]
+
+[turn]
+moves = 2
+
+[end.home]
+when = 'mover.cell in goal(player)'
+winner = 'player'
+
+[setup.A]
+Runner = "a3"
+
+[setup.B]
+Runner = "c4"
+"#;
+
+#[test]
+fn searches_know_a_turn_of_two_moves_is_one_players() {
+    let rules = ply_lang::load_str("two_steps.toml", TWO_STEPS, &[])
+        .expect("loads")
+        .rules;
+    let pos = Position::start(rules.clone());
+    let mut ab = searcher(&rules, 16, true, false);
+    let info = ab.search(&pos, &Limits::depth(2), &mut |_| {}).unwrap();
+    let line: Vec<String> = info.pv.iter().map(|m| move_text(&rules, m)).collect();
+    assert!(info.score.is_proven() && info.score.0 > 0, "{info:?}");
+    assert_eq!(line, ["a3-a4", "a4-a5"]);
+    let eval = Weights::material(&rules);
+    assert_eq!(
+        Score(minimax(&mut pos.clone(), &eval, 2, false).unwrap()),
+        info.score
+    );
+    let mut mcts = Mcts::new(MctsConfig::default());
+    let found = mcts.search(&pos, &Limits::iterations(400)).unwrap();
+    assert_eq!(move_text(&rules, &found.best.mv), "a3-a4", "{found:?}");
+}

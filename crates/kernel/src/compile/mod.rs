@@ -290,6 +290,23 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
             },
         ));
     }
+    if let Some(t) = &spec.turn
+        && !(2..=crate::limits::MAX_TURN_MOVES).contains(&(t.moves as usize))
+    {
+        hand_errors.push(RulesError::new(
+            Site::Game,
+            format!(
+                "a turn has from 2 to {} moves, not {}",
+                crate::limits::MAX_TURN_MOVES,
+                t.moves
+            ),
+            Problem::Limit {
+                limit: "MAX_TURN_MOVES",
+                max: crate::limits::MAX_TURN_MOVES,
+                found: t.moves as usize,
+            },
+        ));
+    }
     if !hand_errors.is_empty() {
         return Err(hand_errors);
     }
@@ -302,6 +319,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
         || moves.iter().any(|m| m.then.is_some())
         || !spec.after.is_empty()
         || spec.removal.is_some()
+        || spec.turn.is_some()
         || moves.iter().any(|m| m.far)
         || (spec.must_capture && spec.most_captures);
     let uses_clock = spec_reads(&spec, Var::Clock);
@@ -355,6 +373,7 @@ fn compile(spec: RulesSpec) -> Result<Rules, Vec<RulesError>> {
             .removal
             .as_ref()
             .map(|r| (r.when.clone(), r.prefer.clone())),
+        turn: spec.turn.as_ref().map(|t| (t.moves, t.again.clone())),
         pass_any_time: spec.pass && spec.pass_any_time,
         history,
         lean: false,

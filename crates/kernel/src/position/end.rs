@@ -10,6 +10,17 @@ use crate::tables::{EagerTest, EndCheck, NONE};
 use crate::verdict::StaticEnv;
 
 impl State {
+    /// The player who made the last move: the side not to move, or the side to move in the
+    /// middle of a turn of several moves.
+    #[inline]
+    pub(crate) fn last_mover(&self) -> Player {
+        if self.turn > 0 {
+            self.side
+        } else {
+            self.side.other()
+        }
+    }
+
     /// Decides the end rules of a position that was set up rather than reached by a move (the
     /// start, a position string without a result): as after a move, the first rule that holds
     /// decides, seen from the player who moved last (the side not to move). A rule about the
@@ -24,12 +35,12 @@ impl State {
     /// What [`State::settle`] would decide, without deciding it.
     pub(crate) fn judge(&self, rules: &Rules) -> Option<Outcome> {
         let i = self.judge_rule(rules)?;
-        Some(self.result_of(rules, i, self.side.other()))
+        Some(self.result_of(rules, i, self.last_mover()))
     }
 
     /// The end rule [`State::judge`] decides by: the index of its rule in `rules.end`.
     fn judge_rule(&self, rules: &Rules) -> Option<usize> {
-        let mover = self.side.other();
+        let mover = self.last_mover();
         let about_the_move = Deps(Deps::MOVER.0 | Deps::FROM.0 | Deps::TO.0);
         for (i, e) in rules.end.iter().enumerate() {
             let fired = match &e.check {
@@ -93,7 +104,7 @@ impl State {
     /// The first deferred end rule among `range` whose condition holds, the side to move
     /// having no move.
     fn first_deferred(&self, rules: &Rules, range: std::ops::Range<usize>) -> Option<usize> {
-        let mover = self.side.other();
+        let mover = self.last_mover();
         range.into_iter().find(|&i| match &rules.end[i].check {
             EndCheck::Deferred(None) => true,
             EndCheck::Deferred(Some(cond)) => {
@@ -250,7 +261,7 @@ impl State {
     /// having no move; `None` when none holds.
     pub(crate) fn deferred_result(&self, rules: &Rules) -> Option<Outcome> {
         let i = self.deferred_rule(rules)?;
-        Some(self.result_of(rules, i, self.side.other()))
+        Some(self.result_of(rules, i, self.last_mover()))
     }
 
     /// The rule [`State::deferred_result`] takes the result of.
@@ -270,7 +281,7 @@ impl State {
     #[cold]
     pub(crate) fn end_reason(&self, rules: &Rules) -> Option<EndReason> {
         let outcome = self.outcome(rules)?;
-        let mover = self.side.other();
+        let mover = self.last_mover();
         let rule = match self.outcome {
             // Judged as while the move was made, before its result was kept: a finished
             // position generates no move, which would make every "no legal move" rule hold.
@@ -352,6 +363,7 @@ impl Env for PlayEnv<'_> {
             Var::Repetitions => Some(Value::Int(self.state.repetitions())),
             Var::Passes => Some(Value::Int(self.state.passes as i64)),
             Var::Plies => Some(Value::Int(i64::from(self.state.ply))),
+            Var::TurnMoves => Some(Value::Int(i64::from(self.state.turn))),
             Var::BoardRepetitions => Some(Value::Int(match self.history {
                 Some(before) => self.state.board_repetitions(self.rules, before, before.ply),
                 None => match self.state.ply.checked_sub(1) {
@@ -365,6 +377,10 @@ impl Env for PlayEnv<'_> {
 
     fn piece_at(&self, cell: Cell) -> Result<Option<Piece>, EvalError> {
         Ok(Piece::from_code(self.state.board[cell.index()]))
+    }
+
+    fn moved_this_turn(&self, cell: Cell) -> Result<bool, EvalError> {
+        Ok(self.state.turn_cells.contains(cell) && self.state.board[cell.index()] != 0)
     }
 
     fn count(&self, player: Player, kind: Option<KindId>) -> Result<i64, EvalError> {

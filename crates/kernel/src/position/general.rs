@@ -16,6 +16,7 @@ use crate::expr::Value;
 use crate::limits::MoveLimit;
 use crate::moves::{Dyn, Emit, Guard, Move};
 use crate::piece::{Piece, Player};
+use crate::position::state::{TURN_CELL_TAG, TURN_KEPT, TURN_TAG, turn_cell_key, turn_key};
 use crate::rules::Rules;
 use crate::status::Outcome;
 use crate::verdict::StaticEnv;
@@ -239,7 +240,58 @@ impl State {
             }
         }
         self.recount(rules);
+        if rules.turn.is_some() {
+            self.next_part(rules, m, side, totals);
+        }
         (undo, totals, unchanged)
+    }
+
+    /// In a game of turns of several moves, after move `m` of `side` (made but for this):
+    /// the same player moves again while the turn has moves left and its `again` holds on
+    /// the position (`taken`: the enemy pieces the move took); otherwise the turn ends. The
+    /// turn's count and moved cells change through the log and the key.
+    #[cold]
+    fn next_part(&mut self, rules: &Rules, m: Move, side: Player, totals: (u16, u16)) {
+        let Some((most, again)) = &rules.turn else {
+            return;
+        };
+        let before = [totals.0, totals.1][side.other().slot()];
+        let after = self.counts[crate::piece::PIECE_CODES + side.other().slot()];
+        let taken = before.saturating_sub(after);
+        let go_on = !m.is_pass()
+            && self.turn + 1 < *most
+            && again.as_ref().is_none_or(|e| {
+                let mut bound = self.made_env(m, side);
+                bound.taken = Some(taken);
+                let env = super::end::PlayEnv::new(rules, self, bound);
+                e.test(&rules.core, &env).unwrap_or(false)
+            });
+        let (turn, cells) = if go_on {
+            let mut cells = self.turn_cells;
+            if !m.is_placement() {
+                cells.remove(m.from());
+            }
+            cells.insert(m.to());
+            (self.turn + 1, cells)
+        } else {
+            (0, crate::cell::CellSet::EMPTY)
+        };
+        let mut changed = cells.union(&self.turn_cells);
+        changed.remove_all(&cells.intersection(&self.turn_cells));
+        for c in changed.iter() {
+            self.log.0.push((TURN_CELL_TAG | c.0, 0));
+            self.turn_cells.toggle(c);
+            self.hash ^= turn_cell_key(c);
+        }
+        self.log
+            .0
+            .push((TURN_TAG, self.turn | if go_on { TURN_KEPT } else { 0 }));
+        self.hash ^= turn_key(self.turn) ^ turn_key(turn);
+        self.turn = turn;
+        if go_on {
+            self.side = side;
+            self.hash ^= rules.zobrist_side;
+        }
     }
 
     /// The end of make for general rules: the outcome of move `m` of `side`, given the pieces
@@ -252,7 +304,9 @@ impl State {
         }
         // Rules of counts are tested after a move that stirred them or after one that follows
         // such a move (see `State::stirred`).
-        let before = self.stirred;
+        // In a turn of several moves, the position two plies ago was seen from the other
+        // player or from the same: every rule is tested.
+        let before = self.stirred || rules.turn.is_some();
         let after = |changed: bool, moved: u64| {
             if before {
                 (true, u64::MAX)

@@ -194,7 +194,7 @@ impl State {
     /// The names of move `m` of `side`, made on this position: `mover` on its destination,
     /// `from` (a placement's cell for a placement), `to` and `player`; what the rules of the
     /// position after a move and a removal's conditions read.
-    fn made_env(&self, m: Move, side: Player) -> crate::verdict::StaticEnv {
+    pub(super) fn made_env(&self, m: Move, side: Player) -> crate::verdict::StaticEnv {
         let to = m.to();
         let from = if m.is_placement() { to } else { m.from() };
         crate::verdict::StaticEnv {

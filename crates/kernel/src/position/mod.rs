@@ -139,6 +139,18 @@ impl Position {
         self.state.clock
     }
 
+    /// In a game of turns of several moves (`[turn]`), the moves the side to move has already
+    /// made in this turn: 0 on a turn's first move, and always 0 in other games.
+    pub fn turn_moves(&self) -> u8 {
+        self.state.turn
+    }
+
+    /// The player who made the last move: the side not to move, or, in the middle of a turn
+    /// of several moves, the side to move.
+    pub fn last_mover(&self) -> Player {
+        self.state.last_mover()
+    }
+
     /// The Zobrist key of the position (pieces and side to move).
     #[inline]
     pub fn hash(&self) -> u64 {

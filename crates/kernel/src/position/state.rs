@@ -50,6 +50,11 @@ pub(crate) struct State {
     /// move, such a rule is tested only if this move or the last one did: otherwise it is
     /// as it was two plies ago, seen from the same player, when it did not hold.
     pub stirred: bool,
+    /// In a game of turns of several moves (`[turn]`): the moves the side to move has made
+    /// in this turn (0 on a turn's first move).
+    pub turn: u8,
+    /// The cells where this turn's earlier moves put their pieces.
+    pub turn_cells: CellSet,
 }
 
 /// Equal states have equal futures: every field, but of the history of keys only the plies
@@ -76,6 +81,8 @@ impl PartialEq for State {
             ghost_victim,
             // What to test after a move, not part of the position.
             stirred: _,
+            turn,
+            turn_cells,
         } = self;
         let seen_eq = match (seen, &o.seen) {
             (Some(a), Some(b)) => a.readable(*ply, *idle) == b.readable(*ply, *idle),
@@ -98,6 +105,8 @@ impl PartialEq for State {
             && unmoved == &o.unmoved
             && ghost == &o.ghost
             && ghost_victim == &o.ghost_victim
+            && turn == &o.turn
+            && turn_cells == &o.turn_cells
     }
 }
 
@@ -128,6 +137,8 @@ impl State {
             ghost: CellSet::EMPTY,
             ghost_victim: 0,
             stirred: true,
+            turn: 0,
+            turn_cells: CellSet::EMPTY,
         }
         .with_reserve(rules)
         .with_side_hash(rules)
@@ -197,6 +208,16 @@ impl State {
 
     /// Sets the number of passes in a row, keeping the key up to date.
     #[inline]
+    /// Sets the turn's move count and moved cells, with their keys.
+    pub(crate) fn set_turn(&mut self, n: u8, cells: CellSet) {
+        self.hash ^= turn_key(self.turn) ^ turn_key(n);
+        for c in self.turn_cells.iter().chain(cells.iter()) {
+            self.hash ^= turn_cell_key(c);
+        }
+        self.turn = n;
+        self.turn_cells = cells;
+    }
+
     pub fn set_passes(&mut self, n: u8) {
         self.hash ^= pass_key(self.passes) ^ pass_key(n);
         self.passes = n;
@@ -379,6 +400,16 @@ impl State {
                         }
                     }
                     GHOST_TAG => self.ghost.insert(at),
+                    // A turn's state before the move; a move after which the player moved
+                    // again kept the side, which unmake expects changed (the key is restored
+                    // with the rest of the move).
+                    TURN_TAG => {
+                        self.turn = code & !TURN_KEPT;
+                        if code & TURN_KEPT != 0 {
+                            self.side = self.side.other();
+                        }
+                    }
+                    TURN_CELL_TAG => self.turn_cells.toggle(at),
                     _ => {
                         self.ghost = CellSet::EMPTY;
                         self.ghost_victim = at.0;
@@ -411,6 +442,21 @@ fn reserve_key(code: usize, n: u16) -> u64 {
         return 0;
     }
     mix(0x5EED_0000_0000 ^ ((code as u64) << 16) ^ n as u64)
+}
+
+/// The key of `n` moves made in the current turn (0 for none, so that a game without turns
+/// keeps its keys).
+pub(crate) fn turn_key(n: u8) -> u64 {
+    if n == 0 {
+        0
+    } else {
+        mix(0x7A47_0000 ^ n as u64)
+    }
+}
+
+/// The key of a cell where an earlier move of the current turn put its piece.
+pub(crate) fn turn_cell_key(c: Cell) -> u64 {
+    mix(0x7CE1_0000_0000 ^ c.0 as u64)
 }
 
 /// The key of `n` passes in a row.
@@ -516,6 +562,13 @@ pub(crate) const VICTIM_TAG: u16 = 0xc00;
 /// A log entry of pieces sent to a hand: the piece code in the low bits, how many in the
 /// entry's code.
 pub(crate) const HAND_TAG: u16 = 0x1000;
+/// A log entry whose code is the turn's move count before the move, with [`TURN_KEPT`] when
+/// the move kept the side to move.
+pub(crate) const TURN_TAG: u16 = 0x1400;
+/// In a [`TURN_TAG`] entry's code: the player moved again.
+pub(crate) const TURN_KEPT: u8 = 0x80;
+/// A log entry for a cell that joined or left the turn's moved cells.
+pub(crate) const TURN_CELL_TAG: u16 = 0x1800;
 const _: () = assert!(crate::cell::MAX_CELLS as u16 - 1 == TAG_CELL);
 
 /// Room reserved in the change log of general rules: a mark and a few changes for each of

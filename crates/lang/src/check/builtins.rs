@@ -122,6 +122,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         check: hand,
     },
     Builtin {
+        name: "moved_this_turn",
+        args: (1, 1),
+        usage: "moved_this_turn(CELL)",
+        check: moved_this_turn,
+    },
+    Builtin {
         name: "adjacent",
         args: (3, 3),
         usage: "adjacent(CELL, DIRECTIONS, PLAYER)",
@@ -331,6 +337,14 @@ fn hand(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
     let p = call.arg(c, 0, Ty::Player);
     let k = c.kind_literal(&call.args[1], call.text, call.scope, call.locals);
     Some(Checked::Value(Expr::Hand(p?.boxed(), k?), Ty::Int))
+}
+
+fn moved_this_turn(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {
+    if !c.needs_turns("moved_this_turn", call.floc) {
+        return None;
+    }
+    let cell = call.arg(c, 0, Ty::Cell)?;
+    Some(Checked::Value(Expr::MovedThisTurn(cell.boxed()), Ty::Bool))
 }
 
 fn adjacent(c: &mut Checker<'_>, call: &Call<'_>) -> Option<Checked> {

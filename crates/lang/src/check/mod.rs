@@ -443,6 +443,7 @@ mod tests {
             attributes: vec!["rank".into()],
             options: vec![("deep".into(), OptionValue::Int(3))],
             defs: Vec::new(),
+            turns: false,
         }
     }
 

@@ -5,7 +5,7 @@
 use super::{ALL_SCOPES, CAPTURE, Checked, Checker, Locals, Scope, Text, Ty};
 use crate::diag::Loc;
 use crate::syntax::{self, ExprKind};
-use ply_kernel::expr::{Expr, Value};
+use ply_kernel::expr::{Expr, Value, Var};
 use ply_kernel::{KindId, Player};
 
 /// An option's value.
@@ -47,6 +47,9 @@ pub struct World {
     pub options: Vec<(String, OptionValue)>,
     /// Definitions.
     pub defs: Vec<Definition>,
+    /// Whether the pack has turns of several moves (`[turn]`): `turn_moves` and
+    /// `moved_this_turn` need them.
+    pub turns: bool,
 }
 
 /// The sort of name a place accepts, for hints.
@@ -59,6 +62,22 @@ pub(super) enum Sort {
 }
 
 impl Checker<'_> {
+    /// Whether the pack has turns of several moves, which `what` (used at `loc`) reads;
+    /// reported when it has not.
+    pub(super) fn needs_turns(&mut self, what: &str, loc: Loc) -> bool {
+        if self.world.turns {
+            return true;
+        }
+        let d = self
+            .error(
+                loc,
+                format!("`{what}` reads the moves of a turn, and this pack's turns have one move"),
+            )
+            .help("give turns more moves with a `[turn]` section: `moves = 2`");
+        self.push(d);
+        false
+    }
+
     pub(super) fn name(
         &mut self,
         n: &str,
@@ -75,6 +94,9 @@ impl Checker<'_> {
             return Some(V(x.clone(), *t));
         }
         if let Some((_, var, t)) = scope.vars.iter().find(|(name, _, _)| *name == n) {
+            if *var == Var::TurnMoves && !self.needs_turns(n, loc) {
+                return None;
+            }
             return Some(V(Expr::Var(*var), *t));
         }
         let w = self.world;

@@ -73,6 +73,7 @@ pub struct Scope {
 }
 
 const PL: (&str, Var, Ty) = ("player", Var::Player, Ty::Player);
+const TURN: (&str, Var, Ty) = ("turn_moves", Var::TurnMoves, Ty::Int);
 const OPP: (&str, Var, Ty) = ("opponent", Var::Opponent, Ty::Player);
 
 /// Enter rules and a pattern's `when`.
@@ -82,6 +83,7 @@ pub const ENTER: Scope = Scope {
         ("mover", Var::Mover, Ty::Piece),
         ("from", Var::From, Ty::Cell),
         ("to", Var::To, Ty::Cell),
+        TURN,
         PL,
         OPP,
     ],
@@ -97,6 +99,7 @@ pub const CAPTURE: Scope = Scope {
         ("target", Var::Target, Ty::Piece),
         ("from", Var::From, Ty::Cell),
         ("to", Var::To, Ty::Cell),
+        TURN,
         PL,
         OPP,
     ],
@@ -110,6 +113,7 @@ pub const PLACE: Scope = Scope {
     vars: &[
         ("piece", Var::Mover, Ty::Piece),
         ("cell", Var::To, Ty::Cell),
+        TURN,
         PL,
         OPP,
     ],
@@ -144,6 +148,7 @@ pub const END: Scope = Scope {
         ("passes", Var::Passes, Ty::Int),
         ("board_repetitions", Var::BoardRepetitions, Ty::Int),
         ("plies", Var::Plies, Ty::Int),
+        TURN,
         PL,
         OPP,
     ],
@@ -161,6 +166,7 @@ pub const AFTER: Scope = Scope {
         ("to", Var::To, Ty::Cell),
         ("board_repetitions", Var::BoardRepetitions, Ty::Int),
         ("plies", Var::Plies, Ty::Int),
+        TURN,
         PL,
         OPP,
     ],
@@ -176,6 +182,7 @@ pub const REMOVE: Scope = Scope {
         ("mover", Var::Mover, Ty::Piece),
         ("from", Var::From, Ty::Cell),
         ("to", Var::To, Ty::Cell),
+        TURN,
         PL,
         OPP,
     ],
@@ -192,6 +199,23 @@ pub const PREFER: Scope = Scope {
         ("mover", Var::Mover, Ty::Piece),
         ("from", Var::From, Ty::Cell),
         ("to", Var::To, Ty::Cell),
+        TURN,
+        PL,
+        OPP,
+    ],
+    moves: false,
+    placed: false,
+};
+
+/// A turn's `again` (`[turn]`): read on the position the move leaves.
+pub const AGAIN: Scope = Scope {
+    what: "a turn's `again`",
+    vars: &[
+        ("mover", Var::Mover, Ty::Piece),
+        ("from", Var::From, Ty::Cell),
+        ("to", Var::To, Ty::Cell),
+        ("taken", Var::Taken, Ty::Int),
+        TURN,
         PL,
         OPP,
     ],
@@ -256,7 +280,7 @@ pub const CONSTANT: Scope = Scope {
     placed: false,
 };
 
-pub(super) const ALL_SCOPES: [&Scope; 10] = [
+pub(super) const ALL_SCOPES: [&Scope; 11] = [
     &ENTER,
     &CAPTURE,
     &PLACE,
@@ -267,4 +291,5 @@ pub(super) const ALL_SCOPES: [&Scope; 10] = [
     &UNTIL,
     &EFFECT_TARGET,
     &HOSTILE,
+    &AGAIN,
 ];

@@ -22,6 +22,7 @@ mod pieces;
 mod reader;
 mod rules;
 mod setup;
+mod turn;
 mod zones;
 
 pub(crate) use directions::{compass_set as compass, compass_words};
@@ -47,7 +48,7 @@ pub(crate) type Built = (RulesSpec, Vec<OptionInfo>, Vec<Diagnostic>);
 
 const TOP_KEYS: &[&str] = &[
     "game", "board", "zones", "pieces", "define", "rules", "effects", "end", "options", "setup",
-    "eval", "compound", "fen", "display",
+    "eval", "compound", "fen", "display", "turn",
 ];
 
 impl Reader<'_> {
@@ -117,6 +118,7 @@ impl Reader<'_> {
             attributes: attributes.clone(),
             options: options.iter().map(|o| (o.name.clone(), o.value)).collect(),
             defs,
+            turns: top.get("turn").is_some(),
         };
         self.name_clashes(&world, top);
         let mut checker = Checker::new(&world);
@@ -142,6 +144,10 @@ impl Reader<'_> {
         // [effects]
         let effects_t = self.section(top, "effects");
         let (effects, removal) = self.effects(&effects_t, &mut checker);
+
+        // [turn]
+        let turn_t = self.section(top, "turn");
+        let turn = self.turn(top, &turn_t, &mut checker);
 
         // [end]
         let end_t = self.section(top, "end");
@@ -214,6 +220,7 @@ impl Reader<'_> {
         spec.pass_any_time = pass_any_time;
         spec.after = after;
         spec.removal = removal;
+        spec.turn = turn;
         spec.compounds = compounds;
         spec.fen = fen;
         Some((spec, options, warnings))
