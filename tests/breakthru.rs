@@ -267,3 +267,33 @@ fn breakthru_random_games_agree_with_the_reference() {
         "{positions} positions, {seconds} second moves, decided {decided:?}"
     );
 }
+
+/// The board says when the player moves again, and which move of the turn it is; the second
+/// move of a turn may not be the first move's ship, the flagship or a capture, each refused
+/// with its rule and the position left as it was.
+#[test]
+fn a_turn_of_two_moves_is_drawn_and_refused_as_the_rules_say() {
+    let rules = common::pack("breakthru.toml", &[]);
+    let mut game = Game::new(rules.clone());
+    common::play(&mut game, "e4-e3").unwrap();
+    insta::assert_snapshot!(game.position().render());
+    let before = game.position().to_position_string();
+    for (m, why) in [
+        ("e3-f3", "second-move-by-another-ship"),
+        ("f6-f5", "second-move-by-another-ship"),
+    ] {
+        let err = common::play(&mut game, m).unwrap_err();
+        assert!(err.to_string().contains(why), "{m}: {err}");
+        assert_eq!(game.position().to_position_string(), before);
+    }
+    common::play(&mut game, "g4-g3").unwrap();
+    assert_eq!(game.position().side_to_move().index(), 1);
+    // SILVER: d2 takes e3 diagonally, a whole turn; the other capture waits for its turn.
+    common::play(&mut game, "d2xe3").unwrap();
+    assert_eq!(game.position().side_to_move().index(), 0);
+    common::play(&mut game, "d5-c5").unwrap();
+    let before = game.position().to_position_string();
+    let err = common::play(&mut game, "f4xe3").unwrap_err();
+    assert!(err.to_string().contains("capture-is-a-whole-turn"), "{err}");
+    assert_eq!(game.position().to_position_string(), before);
+}

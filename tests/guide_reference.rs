@@ -609,6 +609,9 @@ fn the_limits_stated_are_the_codes() {
                 limit_pack(&[step(0)], &format!("supply = {k}"))
             }),
             "upto" => at_limit(name, *n, |k| limit_pack(&[format!("slide n upto {k}")], "")),
+            "MAX_TURN_MOVES" => at_limit(name, *n, |k| {
+                limit_pack(&[step(0)], &format!("[turn]\nmoves = {k}"))
+            }),
             "MAX_VALUE" => at_limit(name, *n, |k| {
                 limit_pack(&[step(0)], &format!("[eval]\nmaterial = {{ S = {k} }}"))
             }),

@@ -212,35 +212,23 @@ impl Position {
         if self.state.passes > 0 {
             let _ = write!(out, " passes={}", self.state.passes);
         }
+        // A set of cells, written as names joined by commas.
+        let names = |set: &crate::cell::CellSet| -> String {
+            let v: Vec<String> = set.iter().map(|c| g.name(c).to_string()).collect();
+            v.join(",")
+        };
         if self.state.turn > 0 {
-            let cells: Vec<String> = self
-                .state
-                .turn_cells
-                .iter()
-                .map(|c| g.name(c).to_string())
-                .collect();
-            let _ = write!(out, " turn={}:{}", self.state.turn, cells.join(","));
+            let cells = names(&self.state.turn_cells);
+            let _ = write!(out, " turn={}:{cells}", self.state.turn);
         }
         if !self.state.unmoved.is_empty() {
-            let cells: Vec<String> = self
-                .state
-                .unmoved
-                .iter()
-                .map(|c| g.name(c).to_string())
-                .collect();
-            let _ = write!(out, " unmoved={}", cells.join(","));
+            let _ = write!(out, " unmoved={}", names(&self.state.unmoved));
         }
         if !self.state.ghost.is_empty() {
-            let cells: Vec<String> = self
-                .state
-                .ghost
-                .iter()
-                .map(|c| g.name(c).to_string())
-                .collect();
             let _ = write!(
                 out,
                 " ghost={}:{}",
-                cells.join(","),
+                names(&self.state.ghost),
                 g.name(Cell(self.state.ghost_victim))
             );
         }

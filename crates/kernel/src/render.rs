@@ -91,6 +91,14 @@ impl Position {
             Some(Outcome::Draw) => {
                 let _ = writeln!(out, "Game over: draw{why}");
             }
+            None if self.turn_moves() > 0 => {
+                let _ = writeln!(
+                    out,
+                    "{} to move again (move {} of the turn)",
+                    core.player_name(self.side_to_move()),
+                    self.turn_moves() + 1
+                );
+            }
             None => {
                 let _ = writeln!(out, "{} to move", core.player_name(self.side_to_move()));
             }

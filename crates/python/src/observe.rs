@@ -12,6 +12,9 @@
 //!    when the game ended), else 0.
 //! 5. `hand:CODE`, for each piece code of a kind with a limited supply: the number its owner
 //!    has in hand, everywhere.
+//! 6. For a pack with turns of several moves (`[turn]`): `turn-moves`, the moves the player to
+//!    move has already made in this turn, everywhere; and `moved-this-turn`, 1 on the cells
+//!    whose pieces those moves put there.
 
 use ply_kernel::spec::ZoneCells;
 use ply_kernel::{CellSet, Piece, Player, Position, Rules};
@@ -23,6 +26,8 @@ enum Plane {
     Cells(CellSet),
     FirstToMove,
     Hand(Piece),
+    TurnMoves,
+    MovedThisTurn,
 }
 
 /// The planes of a pack's observation.
@@ -72,6 +77,10 @@ impl Planes {
                     planes.push((format!("hand:{}", core.code(piece)), Plane::Hand(piece)));
                 }
             }
+        }
+        if rules.turn_moves().is_some() {
+            planes.push(("turn-moves".to_string(), Plane::TurnMoves));
+            planes.push(("moved-this-turn".to_string(), Plane::MovedThisTurn));
         }
         let mut by_code = vec![usize::MAX; ply_kernel::PIECE_CODES];
         for (i, (_, plane)) in planes.iter().enumerate() {
@@ -127,6 +136,12 @@ impl Planes {
                     }
                 }
                 Plane::Hand(p) => plane_out.fill(f32::from(pos.in_hand(*p))),
+                Plane::TurnMoves => plane_out.fill(f32::from(pos.turn_moves())),
+                Plane::MovedThisTurn => {
+                    for c in pos.moved_this_turn().iter() {
+                        plane_out[c.index()] = 1.0;
+                    }
+                }
             }
         }
         for (cell, piece) in pos.pieces() {

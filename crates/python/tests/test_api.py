@@ -223,7 +223,21 @@ def test_observation_planes(games):
         side = planes.index(f"to-move:{game.players[0]}")
         assert (obs[side] == 1).all()
         state.apply_action(state.legal_actions()[0])
-        assert (state.observation()[side] == 0).all()
+        # The plane follows the player to move: the other one, or, in a turn of several
+        # moves, the same one again.
+        first = state.player == 0
+        assert (state.observation()[side] == (1 if first else 0)).all(), name
+    # Breakthru's turns of two moves: how many were made, and the ship that moved.
+    breakthru = games["breakthru.toml"]
+    planes = breakthru.observation_planes
+    state = breakthru.start()
+    assert (state.observation()[planes.index("turn-moves")] == 0).all()
+    state.play("e4-e3")
+    obs = state.observation()
+    assert (obs[planes.index("turn-moves")] == 1).all()
+    moved = obs[planes.index("moved-this-turn")]
+    assert moved.sum() == 1 and moved[11 - 3, 4] == 1
+    assert state.player == 0
     jungle = games["jungle.toml"]
     planes = jungle.observation_planes
     obs = jungle.start().observation()

@@ -444,6 +444,11 @@ fn spec_reads(spec: &RulesSpec, var: Var) -> bool {
     };
     spec.end.iter().any(|e| reads(&e.when))
         || spec
+            .turn
+            .as_ref()
+            .and_then(|t| t.again.as_ref())
+            .is_some_and(reads)
+        || spec
             .enter
             .iter()
             .chain(&spec.capture)

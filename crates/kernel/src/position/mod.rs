@@ -145,6 +145,12 @@ impl Position {
         self.state.turn
     }
 
+    /// The cells whose pieces were put there by earlier moves of this turn, in a game of
+    /// turns of several moves (`moved_this_turn(...)` in a pack); empty on a turn's first move.
+    pub fn moved_this_turn(&self) -> CellSet {
+        self.state.turn_cells
+    }
+
     /// The player who made the last move: the side not to move, or, in the middle of a turn
     /// of several moves, the side to move.
     pub fn last_mover(&self) -> Player {

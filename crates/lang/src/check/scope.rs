@@ -215,6 +215,7 @@ pub const AGAIN: Scope = Scope {
         ("from", Var::From, Ty::Cell),
         ("to", Var::To, Ty::Cell),
         ("taken", Var::Taken, Ty::Int),
+        ("plies", Var::Plies, Ty::Int),
         TURN,
         PL,
         OPP,

@@ -64,6 +64,9 @@ class PlyEnv(AECEnv):
         high = 1.0
         if any(name.startswith("hand:") for name in self.game.observation_planes):
             high = float(2**16 - 1)
+        elif "turn-moves" in self.game.observation_planes:
+            # The moves already made in a turn of several moves: fewer than 8.
+            high = 8.0
         observation = gymnasium.spaces.Box(
             low=0.0, high=high, shape=self.game.observation_shape, dtype=np.float32
         )
