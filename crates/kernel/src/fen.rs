@@ -537,10 +537,14 @@ impl Position {
         Ok(pos)
     }
 
-    /// Writes the position as a FEN, if the rules declare a mapping.
+    /// Writes the position as a FEN, if the rules declare a mapping; `None` too in the middle
+    /// of a turn of several moves, which a FEN has no field for (the position string says it).
     pub fn to_fen(&self) -> Option<String> {
         let rules = &self.rules;
         let fen = rules.fen.as_ref()?;
+        if self.state.turn > 0 {
+            return None;
+        }
         let g = rules.geometry();
         let mut out = self.board_text(|out, p| write_symbol(fen, p, out));
         if self.state.reserve.is_some() {
