@@ -342,10 +342,16 @@ impl State {
         self.pos.to_position_string()
     }
 
-    /// The position in FEN. Raises `PositionError` for a pack without a FEN mapping.
+    /// The position in FEN. Raises `PositionError` for a pack without a FEN mapping, and in
+    /// the middle of a turn of several moves, which a FEN cannot say (`position` can).
     fn fen(&self) -> PyResult<String> {
         self.pos.to_fen().ok_or_else(|| {
-            PositionError::new_err(format!("{} has no FEN mapping", self.inner.rules.name()))
+            let name = self.inner.rules.name();
+            PositionError::new_err(if self.pos.turn_moves() > 0 {
+                format!("{name}: a FEN cannot say that the player moves again; use `position`")
+            } else {
+                format!("{name} has no FEN mapping")
+            })
         })
     }
 
