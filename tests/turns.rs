@@ -69,3 +69,46 @@ fn perft_counts_each_move_of_a_turn() {
     }
     assert_eq!(pos.perft(3).unwrap(), third);
 }
+
+/// Cells a slide passed stay open to capture of the piece that passed them, by the other
+/// player: in a turn of two moves, the mover's own second move onto one is a plain move.
+#[test]
+fn a_player_never_takes_its_own_piece_in_passing() {
+    let pack = r#"
+[game]
+name = "Passing"
+players = ["A", "B"]
+
+[board]
+rows = 4
+cols = 3
+
+[pieces.Runner]
+letter = "R"
+moves = ["slide n upto 2 quiet leaves ghost", "step w takes ghost"]
+
+[turn]
+moves = 2
+
+[end.top]
+when = 'count(opponent) == 0'
+winner = 'player'
+
+[setup.A]
+Runner = "a1 b2"
+
+[setup.B]
+Runner = "c4"
+"#;
+    let rules = ply_lang::load_str("passing.toml", pack, &[])
+        .unwrap_or_else(|e| panic!("{}", e.render(false)))
+        .rules;
+    let mut g = Game::new(rules);
+    common::play(&mut g, "a1-a3").unwrap();
+    assert_eq!(g.position().side_to_move().index(), 0);
+    let moves = common::moves(&g);
+    assert!(moves.iter().all(|m| !m.contains('x')), "{moves:?}");
+    common::play(&mut g, "b2-a2").unwrap();
+    let text = g.position().to_position_string();
+    assert!(text.starts_with("2BR/AR2/AR2/3 B"), "{text}");
+}

@@ -124,6 +124,9 @@ impl State {
         if rules.ghosts.is_empty() || self.ghost.is_empty() {
             return ControlFlow::Continue(());
         }
+        if !self.ghost_open_to(side) {
+            return ControlFlow::Continue(());
+        }
         let victim = Cell(self.ghost_victim);
         for g in self.ghost.iter() {
             if self.board[g.index()] != 0 {
@@ -138,6 +141,14 @@ impl State {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// Whether `side` may take the piece that passed the open cells: it is the other
+    /// player's. (In a turn of several moves it may be `side`'s own, which is never taken: a
+    /// move onto a cell it passed is then a plain move.)
+    pub(crate) fn ghost_open_to(&self, side: Player) -> bool {
+        crate::piece::Piece::from_code(self.board[self.ghost_victim as usize])
+            .is_some_and(|p| p.owner() != side)
     }
 
     /// Opens `cells` to capture of the piece on `victim` (setting up), keeping the key.

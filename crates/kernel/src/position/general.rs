@@ -272,7 +272,12 @@ impl State {
                 cells.remove(m.from());
             }
             cells.insert(m.to());
-            (self.turn + 1, cells)
+            // Only the mover's pieces that still stand there: an effect may have taken or
+            // turned one, or a piece may have left with a compound move's partner.
+            (
+                self.turn + 1,
+                cells.intersection(&self.occupied[side.slot()]),
+            )
         } else {
             (0, crate::cell::CellSet::EMPTY)
         };

@@ -30,6 +30,7 @@ impl State {
             && !m.is_capture()
             && m.hops() == 0
             && self.ghost.contains(to)
+            && self.ghost_open_to(side)
             && rules.ghosts[side.slot() * rules.stride + to.index()]
                 .iter()
                 .any(|e| e.from == from.0 && e.rule == r && self.board[from.index()] == e.code)
