@@ -228,7 +228,7 @@ pub fn summary(pack: &Pack) -> String {
             }
         );
     }
-    if let Some((n, again)) = rules.turn_moves() {
+    if let Some((n, again)) = rules.moves_per_turn() {
         let _ = writeln!(
             out,
             "Turns: up to {n} moves, each a ply; {}",

@@ -265,7 +265,7 @@ impl Rules {
     /// The most moves a turn has, in a game of turns of several moves (`[turn]`); `None`
     /// when every turn is one move. The second value says whether a condition decides if the
     /// player moves again (without one, every turn has that many moves).
-    pub fn turn_moves(&self) -> Option<(u8, bool)> {
+    pub fn moves_per_turn(&self) -> Option<(u8, bool)> {
         self.turn.as_ref().map(|(n, again)| (*n, again.is_some()))
     }
 

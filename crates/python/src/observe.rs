@@ -78,7 +78,7 @@ impl Planes {
                 }
             }
         }
-        if rules.turn_moves().is_some() {
+        if rules.moves_per_turn().is_some() {
             planes.push(("turn-moves".to_string(), Plane::TurnMoves));
             planes.push(("moved-this-turn".to_string(), Plane::MovedThisTurn));
         }

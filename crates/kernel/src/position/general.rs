@@ -268,12 +268,9 @@ impl State {
             });
         let (turn, cells) = if go_on {
             let mut cells = self.turn_cells;
-            if !m.is_placement() {
-                cells.remove(m.from());
-            }
             cells.insert(m.to());
-            // Only the mover's pieces that still stand there: an effect may have taken or
-            // turned one, or a piece may have left with a compound move's partner.
+            // Only the mover's pieces that still stand there: the cell the move left is empty,
+            // and an effect may have taken or turned a piece.
             (
                 self.turn + 1,
                 cells.intersection(&self.occupied[side.slot()]),
