@@ -7,12 +7,13 @@
 // Exits 0 when every scenario passed; otherwise prints what failed and exits 1. It fails,
 // never skips, when the browser or playwright-core cannot start, saying what to install.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { boardShot, shippedPacks } from './boards.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
@@ -399,6 +400,76 @@ const scenarios = {
     assert.deepEqual(found, [], `axe on a game with clocks: ${JSON.stringify(found)}`);
   },
 
+  async 'a whole game with clocks in two pages: the clocks change hands, a promotion is picked, checkmate stops them'() {
+    // A chess ending pasted in the playground and started there with clocks of 3 minutes and
+    // 2 s a move: White's king and pawn against the lone king, mate by a promotion on ply 7.
+    const text = 'extends = "chess.toml"\n[setup.White]\nKing = "c5"\nQueen = ""\nRook = ""\nBishop = ""\nKnight = ""\nPawn = "e5"\n' +
+      '[setup.Black]\nKing = "a8"\nQueen = ""\nRook = ""\nBishop = ""\nKnight = ""\nPawn = ""\n';
+    const control = { initial_ms: 180000, increment_ms: 2000 };
+    const ground = await newPage();
+    await ground.goto(`${server.url}/play`);
+    await ground.waitForSelector('#verdict.ok');
+    await ground.fill('#pack-text', text);
+    await until(ground, () => document.getElementById('verdict').classList.contains('ok')
+      && document.getElementById('show').textContent.includes('2WK1WP3'));
+    await ground.selectOption('#play-clock', '180000+2000');
+    await ground.click('#start');
+    await ground.waitForSelector('.seat-link');
+    const id = await ground.evaluate(() => document.body.dataset.game);
+    const g = (await api('GET', `/games/${id}`)).body;
+    assert.deepEqual(g.clock.control, control, 'the playground\'s time control reaches the server');
+    const pages = {};
+    for (const seat of ['White', 'Black']) {
+      pages[seat] = await newPage();
+      await pages[seat].goto(await ground.getAttribute(`.seat-link[data-seat="${seat}"]`, 'href'));
+      await pages[seat].waitForSelector(`#you:text("You play ${seat}.")`);
+    }
+    const running = (p) => p.$$eval('.clock.running', (lis) => lis.map((li) => li.dataset.player));
+    const game = [['White', ['c5', 'b6']], ['Black', ['a8', 'b8']], ['White', ['e5', 'e6']], ['Black', ['b8', 'a8']],
+      ['White', ['e6', 'e7']], ['Black', ['a8', 'b8']]];
+    let v = 0;
+    for (const [who, path] of game) {
+      assert.deepEqual(await running(pages[who]), [who], `${who}'s clock runs while ${who} is to move`);
+      await play(pages[who], path, v++);
+      const st = (await api('GET', `/games/${id}`)).body;
+      const other = who === 'White' ? 'Black' : 'White';
+      assert.equal(st.clock.running, other, 'the clock changes hands with the move');
+      // The mover's time: what it had, less its thinking, plus the increment; never more than
+      // the increments it earned.
+      const mine = st.clock.remaining_ms[st.players.indexOf(who)];
+      assert.ok(mine <= control.initial_ms + control.increment_ms * Math.ceil(v / 2), `${who} ${mine}`);
+      assert.ok(mine > control.initial_ms - 60000, `${who} ${mine}`);
+      for (const p of Object.values(pages)) await atVersion(p, v);
+      assert.deepEqual(await running(pages[who]), [other]);
+    }
+    // The pawn reaches the last rank: the page offers the kinds, the queen is picked, and mates.
+    await pages.White.click('.cell[data-cell="e7"]');
+    await pages.White.click('.cell[data-cell="e8"]');
+    await pages.White.waitForSelector('#promote:not([hidden])');
+    await pages.White.click('.promote-choice[data-letter="Q"]');
+    for (const p of Object.values(pages)) {
+      await atVersion(p, v + 1);
+      await until(p, () => document.body.dataset.endReason === 'rule');
+      assert.equal(await p.textContent('#status'), 'Game over: White wins (checkmate).');
+      assert.deepEqual(await running(p), [], 'no clock runs once the game is over');
+      assert.ok(await p.isHidden('#resign'));
+    }
+    const st = await sameAsServer(pages.Black, id);
+    assert.deepEqual([st.status, st.winner, st.end_reason, st.end_rule, st.clock.running], ['over', 'White', 'rule', 'checkmate', null]);
+    assert.match(st.moves[6], /^e7-e8=Q/);
+    assert.equal(await pages.Black.getAttribute('.cell[data-cell="e8"]', 'data-piece'), 'WQ');
+    // The stopped clocks stand still in the page.
+    const shown = await pages.White.$$eval('.clock', (lis) => lis.map((li) => li.dataset.ms));
+    await pages.White.waitForTimeout(300);
+    assert.deepEqual(await pages.White.$$eval('.clock', (lis) => lis.map((li) => li.dataset.ms)), shown);
+    // The record holds the whole game and its end.
+    const record = await api('GET', `/games/${id}/record`);
+    assert.equal(record.status, 200);
+    assert.match(String(record.body), /e7-e8=Q/);
+    const found = await audit(pages.White);
+    assert.deepEqual(found, [], `axe on a finished game with clocks: ${JSON.stringify(found)}`);
+  },
+
   async 'a phone-sized page is played with the keyboard alone'() {
     const { body: g } = await api('POST', '/games', { pack: 'jungle' });
     const page = await newPage({ width: 390, height: 844 });
@@ -624,6 +695,43 @@ const scenarios = {
     await ep.waitForSelector('#thinking:not([hidden])', { timeout: 400 });
     await atVersion(ep, 2);
     assert.ok(await ep.isHidden('#thinking'), 'the engine has moved');
+  },
+
+  async 'every shipped board looks as its reviewed picture in docs/boards/'() {
+    // boards.mjs photographs each pack a few moves in; docs/boards/ holds the pictures as
+    // reviewed (`node web-tests/screenshots.mjs` takes them again). A picture may differ from
+    // its review in anti-aliasing only, and in at most MAX_SHARE of its pixels (a target's dot
+    // is about 0.05% of a board); what differs is written out to be looked at.
+    const MAX_SHARE = 0.0005;
+    const { PNG } = await import('pngjs');
+    const { default: pixelmatch } = await import('pixelmatch');
+    const reviewed = join(here, '../docs/boards');
+    const names = shippedPacks(packs);
+    const pictures = readdirSync(reviewed).filter((f) => f.endsWith('.png')).map((f) => f.replace(/\.png$/, '')).sort();
+    assert.deepEqual(pictures, names, 'a reviewed picture for every shipped pack, and none for a pack that is gone');
+    const out = join(tmpdir(), 'ply-board-shots');
+    const bad = [];
+    let worst = 0;
+    for (const name of names) {
+      const got = PNG.sync.read(await boardShot(browser, server.url, name));
+      const want = PNG.sync.read(readFileSync(join(reviewed, `${name}.png`)));
+      let share = 1;
+      let diff = null;
+      if (got.width === want.width && got.height === want.height) {
+        diff = new PNG({ width: got.width, height: got.height });
+        share = pixelmatch(got.data, want.data, diff.data, got.width, got.height, { threshold: 0.1 }) / (got.width * got.height);
+      }
+      worst = Math.max(worst, share);
+      if (share > MAX_SHARE) {
+        mkdirSync(out, { recursive: true });
+        writeFileSync(join(out, `${name}.png`), PNG.sync.write(got));
+        if (diff) writeFileSync(join(out, `${name}.diff.png`), PNG.sync.write(diff));
+        bad.push(`${name}: ${diff ? `${(share * 100).toFixed(2)}% of the pixels differ` : `${got.width}x${got.height}, reviewed ${want.width}x${want.height}`}`);
+      }
+    }
+    assert.deepEqual(bad, [], `boards that differ from their reviewed pictures (the page's pictures and the differences are in ${out}; ` +
+      'if the change is meant, take them again with `node web-tests/screenshots.mjs`, look at them, and commit them)');
+    return `${names.length} boards, at most ${(worst * 100).toFixed(3)}% of a picture's pixels differ`;
   },
 
   async 'a tampered seat link is refused and shows no seat'() {

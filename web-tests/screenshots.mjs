@@ -4,13 +4,14 @@
 //   cargo build --release && node web-tests/screenshots.mjs --ply target/release/ply
 //
 // writes docs/board.png and docs/playground.png, and docs/boards/PACK.png: every shipped pack's
-// board a few moves in (the moves below, else the first legal ones), as its page draws it.
+// board a few moves in (boards.mjs: its opening, else the first legal moves), as its page draws it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, readdirSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { boardShot, shippedPacks } from './boards.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
@@ -58,40 +59,12 @@ try {
   await play.screenshot({ path: join(docs, 'playground.png') });
   console.log(`wrote ${join(docs, 'board.png')} and ${join(docs, 'playground.png')}`);
 
-  // Every shipped pack's board: a few moves, chosen to show what the board draws (a capture,
-  // a check, pieces on both sides of a river); the last one marked, and the targets of a
-  // piece (or of a placement) shown.
-  const openings = {
-    chess: 'e2-e4 f7-f6 d1-h5',
-    capablanca: 'e2-e4 e7-e5 f2-f4',
-    xiangqi: 'b3-e3 h8-e8 e3xe7',
-    gomoku: 'h8 h9 i9 g7 j10',
-    othello: 'd3 c5 f6 f5',
-    connect_four: 'd1 d2 e1 c1 f1',
-    checkers: 'c3-d4 f6-g5 b2-c3',
-    amazons: 'd1-d7-g7',
-    jungle: 'g7-f7 f2-f3 b8-c8 a3-b3',
-  };
+  // Every shipped pack's board (boards.mjs says which moves and what is shown); run.mjs
+  // compares the page with these pictures once they are reviewed and committed.
   const shots = join(docs, 'boards');
   mkdirSync(shots, { recursive: true });
-  for (const file of readdirSync(packs).filter((f) => f.endsWith('.toml')).sort()) {
-    const name = file.replace(/\.toml$/, '');
-    const b = await api('POST', '/games', { pack: name });
-    let st = b;
-    const moves = (openings[name] || '').split(' ').filter((m) => m);
-    for (let i = 0; i < (moves.length || 4) && st.status === 'playing'; i++) {
-      const move = moves[i] || st.legal_moves[0];
-      st = await api('POST', `/games/${b.id}/moves`, { token: b.seats[st.to_move], version: st.version, move });
-      if (!st.version) throw new Error(`${name}: ${move} refused: ${JSON.stringify(st)}`);
-    }
-    const shot = await browser.newPage({ viewport: { width: 900, height: 820 }, deviceScaleFactor: 1 });
-    await shot.goto(`${url}/?game=${b.id}#token=${b.seats[st.to_move]}`);
-    while (!(await shot.evaluate((v) => document.body.dataset.version === String(v), st.version))) await shot.waitForTimeout(20);
-    const from = st.legal_paths.find((p) => p.length > 1);
-    if (from) await shot.click(`.cell[data-cell="${from[0]}"]`);
-    await shot.waitForTimeout(100);
-    await (await shot.$('.board-wrap')).screenshot({ path: join(shots, `${name}.png`) });
-    await shot.close();
+  for (const name of shippedPacks(packs)) {
+    writeFileSync(join(shots, `${name}.png`), await boardShot(browser, url, name));
   }
   console.log(`wrote the boards in ${shots}`);
 } finally {

@@ -51,7 +51,7 @@ fn the_web_pages_work_in_a_real_browser() {
     // Every scenario ran: none was left out by a filter or an early exit.
     assert_eq!(
         stdout.matches("\nok    ").count() + usize::from(stdout.starts_with("ok    ")),
-        12,
+        14,
         "{stdout}"
     );
 }

@@ -899,6 +899,7 @@ async fn a_slow_and_an_exploding_pasted_pack_are_refused_and_play_goes_on() {
                         text: doubling_pack(levels),
                         options: Default::default(),
                         engine: None,
+                        clock: None,
                     },
                 )
                 .await
@@ -962,6 +963,7 @@ async fn a_slow_and_an_exploding_pasted_pack_are_refused_and_play_goes_on() {
                 text: doubling_pack(2),
                 options: Default::default(),
                 engine: None,
+                clock: None,
             },
         )
         .await

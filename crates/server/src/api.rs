@@ -752,6 +752,10 @@ pub struct Layout {
     /// Cells marked with a point (go-style star points), by name.
     #[serde(default)]
     pub stars: Vec<String>,
+    /// The board's links: pairs of cells, by name, that are neighbours across holes (`[board]
+    /// links`), for a board of points and lines to draw its lines along.
+    #[serde(default)]
+    pub links: Vec<[String; 2]>,
 }
 
 fn plain() -> String {
@@ -834,6 +838,10 @@ pub struct PastedPack {
     /// For `POST /playground/games`: an engine to play one seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<EngineSeat>,
+    /// For `POST /playground/games`: clocks, as `POST /games` takes them; without it, the game
+    /// is untimed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<TimeControl>,
 }
 
 /// The answer to `POST /playground/check`: what `ply validate` and `ply show` say of the text.

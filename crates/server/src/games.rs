@@ -958,7 +958,7 @@ impl Hub {
             rules,
             Extras {
                 engine: req.engine.as_ref(),
-                clock: None,
+                clock: req.clock,
             },
         )
         .await
@@ -1969,6 +1969,11 @@ pub fn layout_of(rules: &Rules, display: &ply_lang::Display) -> Layout {
         style: display.board.clone().unwrap_or_else(|| "plain".to_string()),
         colour: display.colour.clone(),
         stars: display.stars.clone(),
+        links: g
+            .links()
+            .into_iter()
+            .map(|(a, b)| [g.name(a).to_string(), g.name(b).to_string()])
+            .collect(),
     }
 }
 

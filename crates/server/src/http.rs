@@ -405,11 +405,16 @@ async fn check(
         Ok(r) => r,
         Err(r) => return refusal(r),
     };
-    if req.engine.is_some() {
-        return refusal(Refusal::new(
-            400,
-            "a check starts no game: `engine` belongs to POST /playground/games",
-        ));
+    for (given, key) in [
+        (req.engine.is_some(), "engine"),
+        (req.clock.is_some(), "clock"),
+    ] {
+        if given {
+            return refusal(Refusal::new(
+                400,
+                format!("a check starts no game: `{key}` belongs to POST /playground/games"),
+            ));
+        }
     }
     let folder = app.hub.packs_dir().to_path_buf();
     answer(

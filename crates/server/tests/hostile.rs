@@ -218,6 +218,7 @@ async fn an_idempotency_key_names_one_whole_path() {
                 )]
                 .into(),
                 engine: None,
+                clock: None,
             },
         )
         .await

@@ -469,6 +469,10 @@ async fn the_openapi_file_describes_what_the_server_does() {
             player: "random".into(),
             seat: Some("CAT".into()),
         }),
+        clock: Some(TimeControl {
+            initial_ms: 600_000,
+            increment_ms: 5_000,
+        }),
     };
     spec.assert_valid(
         "PastedPack",
@@ -482,6 +486,7 @@ async fn the_openapi_file_describes_what_the_server_does() {
     );
     let check = PastedPack {
         engine: None,
+        clock: None,
         ..pasted.clone()
     };
     spec.assert_valid(

@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use ply_server::api::{
     CreateGame, CreatedGame, EngineSeat, ErrorBody, GameState, Layout, PackCheck, PackText,
-    PastedPack, SeatAnswer, SeatRequest, UndoAction, UndoRequest,
+    PastedPack, SeatAnswer, SeatRequest, TimeControl, UndoAction, UndoRequest,
 };
 use ply_server::client::Client;
 use ply_server::{Config, playground};
@@ -18,6 +18,7 @@ fn pasted(text: &str) -> PastedPack {
         text: text.to_string(),
         options: Default::default(),
         engine: None,
+        clock: None,
     }
 }
 
@@ -393,6 +394,51 @@ async fn the_playground_checks_pasted_packs_within_limits() {
         .await
         .expect("POST");
     assert_eq!(a.status, 400);
+    // Nor does a check with clocks: they are a game's.
+    let timed = PastedPack {
+        clock: Some(TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 1_000,
+        }),
+        ..pasted(&base.text)
+    };
+    let a = c.post("/playground/check", &timed).await.expect("POST");
+    assert_eq!(a.status, 400, "{}", a.text());
+    assert!(
+        a.text()
+            .contains("`clock` belongs to POST /playground/games"),
+        "{}",
+        a.text()
+    );
+    // A pasted pack's game keeps the clocks it was started with, as a shipped pack's does.
+    let a = c.post("/playground/games", &timed).await.expect("POST");
+    assert_eq!(a.status, 201, "{}", a.text());
+    let state: serde_json::Value = a.json().expect("json");
+    assert_eq!(
+        state["clock"]["control"],
+        serde_json::json!({"initial_ms": 60000, "increment_ms": 1000}),
+        "{state}"
+    );
+    let left = state["clock"]["remaining_ms"]
+        .as_array()
+        .expect("remaining_ms");
+    assert_eq!(left.len(), 2, "{state}");
+    assert!(
+        left.iter()
+            .all(|ms| (59_000..=60_000).contains(&ms.as_i64().unwrap_or(0))),
+        "{state}"
+    );
+    // A bad time control is refused for a pasted pack too.
+    let zero = PastedPack {
+        clock: Some(TimeControl {
+            initial_ms: 0,
+            increment_ms: 0,
+        }),
+        ..pasted(&base.text)
+    };
+    let a = c.post("/playground/games", &zero).await.expect("POST");
+    assert_eq!(a.status, 422, "{}", a.text());
+    assert!(a.text().contains("initial_ms is 1 to"), "{}", a.text());
     // A broken pack starts no game either.
     let a = c
         .post("/playground/games", &pasted(&broken))
@@ -617,6 +663,33 @@ async fn a_layout_carries_the_board_style_images_and_drawings_and_a_state_shows_
     assert_eq!(layout.style, "plain");
     assert!(layout.stars.is_empty());
     assert!(layout.pieces.iter().all(|p| p.image.is_none()));
+    assert!(
+        layout.links.is_empty(),
+        "a grid has no links: {:?}",
+        layout.links
+    );
+    // A mill board's links across its holes, for its lines to follow: the outer square's
+    // sides join corners to middles, and no link joins two cells side by side.
+    let g = create(&mut c, "nine_mens_morris").await;
+    let layout: Layout = c
+        .get(&format!("/games/{}/layout", g.state.id))
+        .await
+        .expect("GET")
+        .json()
+        .expect("layout");
+    let has = |a: &str, b: &str| {
+        layout
+            .links
+            .iter()
+            .any(|l| (l[0] == a && l[1] == b) || (l[0] == b && l[1] == a))
+    };
+    assert!(
+        has("a1", "d1") && has("d1", "g1") && has("g1", "g4") && has("b2", "d2"),
+        "{:?}",
+        layout.links
+    );
+    assert!(!has("c3", "d3") && !has("d6", "d5"), "{:?}", layout.links);
+    assert_eq!(layout.links.len(), 16, "{:?}", layout.links);
     // Check: 1. e4 f6 2. Qh5+ puts the second player's royal piece on e8 in check; the reply
     // g6 blocks it and the check is gone.
     let g = create(&mut c, "chess").await;

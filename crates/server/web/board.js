@@ -287,7 +287,7 @@
   }
 
   /** The lines of an intersections board, under its cells: one through every row and column
-   *  of points; a `band` zone's two parts leave the inner columns open between them, a
+   *  of points (on a board with holes, only between neighbouring points and along links); a `band` zone's two parts leave the inner columns open between them, a
    *  `diagonals` zone's parts are crossed corner to corner. In the board's own coordinates,
    *  turned with it. */
   function lines(turn) {
@@ -320,6 +320,20 @@
       class: 'lines', viewBox: `0 0 ${C} ${R}`, preserveAspectRatio: 'none', 'aria-hidden': 'true',
     });
     const line = (x1, y1, x2, y2, cls) => g.append(svg('line', { x1, y1, x2, y2, class: cls || '' }));
+    // A board with holes (a mill board, a cross) has lines only where its points are
+    // neighbours: between two points side by side, and along its links across holes.
+    if (L.cells.some((row) => row.some((cell) => !cell))) {
+      const at = new Map();
+      L.cells.forEach((row, r) => row.forEach((cell, c) => { if (cell) at.set(cell.name, [turn(r, R), turn(c, C)]); }));
+      const join = ([r1, c1], [r2, c2]) => line(c1 + 0.5, r1 + 0.5, c2 + 0.5, r2 + 0.5);
+      L.cells.forEach((row, r) => row.forEach((cell, c) => {
+        if (!cell) return;
+        if (row[c + 1]) join(at.get(cell.name), at.get(row[c + 1].name));
+        if (L.cells[r + 1] && L.cells[r + 1][c]) join(at.get(cell.name), at.get(L.cells[r + 1][c].name));
+      }));
+      for (const [a, b] of L.links || []) if (at.has(a) && at.has(b)) join(at.get(a), at.get(b));
+      return g;
+    }
     for (const k of gaps) g.append(svg('rect', { x: 0.5, y: k + 0.5, width: C - 1, height: 1, class: 'band' }));
     for (let r = 0; r < R; r++) line(0.5, r + 0.5, C - 0.5, r + 0.5);
     for (let c = 0; c < C; c++) {

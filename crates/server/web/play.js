@@ -131,6 +131,10 @@
     $('start-error').textContent = '';
     const req = { text: text.value, options: readOptions() };
     if ($('play-opponent').value) req.engine = { player: $('play-opponent').value };
+    if ($('play-clock').value) {
+      const [initial, increment] = $('play-clock').value.split('+').map(Number);
+      req.clock = { initial_ms: initial, increment_ms: increment };
+    }
     const r = await Ply.api('POST', '/playground/games', req);
     if (r.status !== 201) { $('start-error').textContent = Ply.why(r.body); return; }
     const base = `${location.origin}/?game=${encodeURIComponent(r.body.id)}`;
