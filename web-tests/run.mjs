@@ -596,6 +596,42 @@ const scenarios = {
     await gp.waitForSelector(`#you:text("You play ${go.players[0]}.")`);
     assert.equal(await gp.$$eval('.cell.place', (bs) => bs.length), 0);
     assert.equal(await gp.$$eval('.cell.star', (bs) => bs.length), 5);
+    // Nine Men's Morris: lines only between neighbouring points and along the links, the
+    // three squares and the four lines between them: 24 points, 32 segments, no frame.
+    const { body: mm } = await api('POST', '/games', { pack: 'nine_mens_morris' });
+    const mp = await newPage();
+    await mp.goto(`${server.url}/?game=${mm.id}`);
+    await mp.waitForSelector('#you:text("You are watching.")');
+    assert.deepEqual(await mp.$eval('svg.lines', (s) => [s.querySelectorAll('line').length, s.querySelectorAll('.frame').length]), [32, 0]);
+    assert.equal(await mp.$$eval('.cell', (bs) => bs.length), 24);
+    // Hex: hexagons in a rhombus, each row half a cell to the right of the row below, so a
+    // cell touches its nw and se neighbours; turned, the rhombus is turned with it.
+    const { body: hx } = await api('POST', '/games', { pack: 'hex' });
+    const hp = await newPage();
+    await hp.goto(`${server.url}/?game=${hx.id}`);
+    await hp.waitForSelector('#you:text("You are watching.")');
+    assert.equal(await hp.getAttribute('#board', 'data-style'), 'hexes');
+    const box = async (cell) => hp.$eval(`.cell[data-cell="${cell}"]`, (b) => { const r = b.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; });
+    const touch = async (a, b) => {
+      const [ax, ay, w, h] = await box(a);
+      const [bx, by] = await box(b);
+      return Math.hypot(ax - bx, ay - by) / w;
+    };
+    const [, , w, h] = await box('a1');
+    assert.ok(Math.abs(h / w - 1.1547) < 0.02, `a hexagon's height is 2/sqrt(3) of its width: ${w} x ${h}`);
+    for (const [a, b] of [['f6', 'g6'], ['f6', 'f7'], ['f6', 'e7'], ['f6', 'g5'], ['f6', 'f5'], ['f6', 'e6']]) {
+      assert.ok(Math.abs(await touch(a, b) - 1) < 0.02, `${a} and ${b} are neighbours, a cell apart: ${await touch(a, b)}`);
+    }
+    for (const b of ['g7', 'e5']) assert.ok(await touch('f6', b) > 1.5, `f6 and ${b} are not neighbours`);
+    const [a11x] = await box('a11');
+    const [a1x] = await box('a1');
+    assert.ok(Math.abs((a11x - a1x) / w - 5) < 0.05, 'row 11 sits five cells to the right of row 1');
+    await hp.click('#flip');
+    await until(hp, () => document.querySelector('.cell[data-cell="a1"]').getBoundingClientRect().y
+      < document.querySelector('.cell[data-cell="a11"]').getBoundingClientRect().y);
+    for (const [a, b] of [['f6', 'e7'], ['f6', 'g5']]) {
+      assert.ok(Math.abs(await touch(a, b) - 1) < 0.02, `turned, ${a} and ${b} are still neighbours`);
+    }
     // A designer's pack with no [display] is drawn plain, with letters on tokens.
     const { body: j } = await api('POST', '/games', { pack: 'jungle' });
     const jp = await newPage();
@@ -615,7 +651,7 @@ const scenarios = {
     await play.goto(`${server.url}/play?pack=cats_rabbits`);
     await play.waitForSelector('#verdict.ok');
     pages.push(['the playground', play]);
-    for (const pack of ['jungle', 'chess', 'xiangqi', 'connect_four']) {
+    for (const pack of ['jungle', 'chess', 'xiangqi', 'connect_four', 'othello', 'shogi', 'go9', 'nine_mens_morris', 'hex']) {
       const { body: g } = await api('POST', '/games', { pack });
       const p = await newPage();
       await p.goto(`${server.url}/?game=${g.id}#token=${g.seats[g.players[0]]}`);

@@ -53,6 +53,11 @@ pub mod play;
 pub mod record;
 pub mod replay;
 pub mod script;
+#[cfg(feature = "serve")]
+pub mod serve;
+/// `ply serve` in a build without the server: it says how to get it.
+#[cfg(not(feature = "serve"))]
+#[path = "serve_missing.rs"]
 pub mod serve;
 pub mod show;
 pub mod stats;

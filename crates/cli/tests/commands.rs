@@ -817,7 +817,8 @@ fn the_shipped_record_replays_to_its_result_from_anywhere() {
 #[test]
 fn the_readme_shows_what_the_first_command_prints() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let command = "cargo run --release -- replay examples/jungle_game.txt --step";
+    let command =
+        "cargo run --release --no-default-features -- replay examples/jungle_game.txt --step";
     let after = &readme[readme.find(command).expect("the first command")..];
     let excerpt = &after[after.find("```text\n").unwrap() + 8..];
     let excerpt = &excerpt[..excerpt.find("```").unwrap()];
@@ -973,6 +974,34 @@ fn bench_vs_native_without_the_feature_says_how_to_build_it() {
         r.err
     );
     assert!(r.err.contains("--features native"), "{}", r.err);
+}
+
+/// Without the `serve` feature (`cargo test -p ply-cli --no-default-features`, as `.ci/run`
+/// does), `ply serve` is still listed and says how to get the server, whatever its flags.
+#[cfg(not(feature = "serve"))]
+#[test]
+fn serve_without_the_feature_says_how_to_build_it() {
+    for args in [
+        &["serve"][..],
+        &["serve", "--addr", "127.0.0.1:0", "--db", "x.db"],
+    ] {
+        let r = ply(args, "");
+        assert_eq!(r.code, 1, "{args:?}: {}", r.err);
+        assert_eq!(r.out, "");
+        assert!(
+            r.err
+                .starts_with("error: this ply was built without the server"),
+            "{}",
+            r.err
+        );
+        assert!(r.err.contains("cargo run --release -- serve"), "{}", r.err);
+    }
+    let help = ply(&["help"], "");
+    assert!(help.out.contains("serve"), "{}", help.out);
+    // The rest of ply is all there: a replay, as the README's first command runs it.
+    let r = ply(&["replay", "examples/jungle_game.txt"], "");
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("A wins"), "{}", r.out);
 }
 
 // ------------------------------------------------------------------------- usage and script

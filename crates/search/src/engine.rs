@@ -627,6 +627,24 @@ impl Engine {
     ) -> Result<Choice, SearchError> {
         let mut limits = self.spec.limits();
         limits.stop = stop;
+        self.choose_limited(pos, limits, on_info)
+    }
+
+    /// Chooses a move in at most `time`, or in the spec's own time if that is shorter: what a
+    /// player on a clock can afford for this move (the spec's depth, nodes and iterations
+    /// still hold; the random player takes no time anyway).
+    pub fn choose_within(&mut self, pos: &Position, time: Duration) -> Result<Choice, SearchError> {
+        let mut limits = self.spec.limits();
+        limits.time = Some(limits.time.map_or(time, |t| t.min(time)));
+        self.choose_limited(pos, limits, &mut |_| {})
+    }
+
+    fn choose_limited(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        on_info: &mut dyn FnMut(&crate::Info),
+    ) -> Result<Choice, SearchError> {
         match &mut self.inner {
             Inner::Random(rng) => {
                 let moves = if pos.decided().is_some() {

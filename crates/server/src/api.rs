@@ -742,7 +742,7 @@ pub struct Layout {
     pub zones: Vec<LayoutZone>,
     /// Every piece that may appear, by code.
     pub pieces: Vec<LayoutPiece>,
-    /// The board's style: `plain`, `checkered`, `intersections` or `holes` (the pack's
+    /// The board's style: `plain`, `checkered`, `intersections`, `holes` or `hexes` (the pack's
     /// `[display] board`, `plain` without one).
     #[serde(default = "plain")]
     pub style: String,

@@ -10,7 +10,8 @@
 //! Engines start lazily, when their game is loaded, not all at once when a server starts:
 //! whoever waits for an engine's move touches the game (the web board opens its WebSocket
 //! again when the connection is lost, a script reads the state or moves), and that starts the
-//! engine, which moves within its time. Starting every stored engine at start-up would load
+//! engine, which moves within its time (on a clock, within what its time left affords:
+//! [`move_budget`]). Starting every stored engine at start-up would load
 //! every game with an engine, abandoned ones included, search for players who are gone, and,
 //! with several processes on one database, start each engine once per process restarted. A
 //! game its player left leaves memory after the server's `keep_idle_games` (its engine does
@@ -31,6 +32,17 @@ pub const MAX_ENGINE_TIME: Duration = Duration::from_secs(5);
 pub const MAX_ENGINE_THREADS: usize = 2;
 /// The largest alpha-beta table, as a power of two.
 pub const MAX_ENGINE_TABLE_BITS: u32 = 20;
+
+/// The time an engine on a clock gives one move, `left_ms` being its time left and
+/// `increment_ms` what a move adds: a twentieth of the time left and three quarters of the
+/// increment, never more than half the time left (so that it never loses on time by thinking),
+/// and at least a millisecond. Its spec's own time (at most [`MAX_ENGINE_TIME`]) still bounds it.
+pub fn move_budget(left_ms: u64, increment_ms: u64) -> Duration {
+    let ms = (left_ms / 20 + increment_ms * 3 / 4)
+        .min(left_ms / 2)
+        .max(1);
+    Duration::from_millis(ms)
+}
 
 /// Reads an engine seat: the spec, held to the server's limits, and the seat.
 pub fn read_seat(seat: &EngineSeat, rules: &Rules) -> Result<(EngineSpec, Player), Refusal> {
@@ -135,12 +147,20 @@ pub(crate) fn spawn(
                     return;
                 };
                 drop(h);
+                // On a clock, the engine thinks within what its time left affords.
+                let budget = state.clock.as_ref().map(|c| {
+                    let left = c.remaining_ms.get(seat.index()).copied().unwrap_or(0);
+                    move_budget(left, c.control.increment_ms)
+                });
                 let Some(mut e) = engine.take() else { return };
                 let searched = tokio::task::spawn_blocking(move || {
                     let choice = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        e.choose(&pos)
-                            .map(|c| move_text(pos.rules(), &c.mv))
-                            .map_err(|err| err.to_string())
+                        match budget {
+                            Some(t) => e.choose_within(&pos, t),
+                            None => e.choose(&pos),
+                        }
+                        .map(|c| move_text(pos.rules(), &c.mv))
+                        .map_err(|err| err.to_string())
                     }))
                     .unwrap_or_else(|_| Err("the engine crashed".to_string()));
                     (e, choice)

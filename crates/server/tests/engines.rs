@@ -138,3 +138,62 @@ async fn a_game_left_with_its_engine_leaves_memory_and_the_engine_comes_back() {
         }
     }
 }
+
+/// An engine on a clock thinks within what its time left affords, not for its spec's time:
+/// `mcts:5s` on a clock of 4 s a side answers each move in about a twentieth of its time left,
+/// and after several moves it still has most of it (it would have lost on time at 5 s a move).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_on_a_clock_thinks_within_its_time_left() {
+    let (server, _db) = start_sqlite().await;
+    let mut c = Client::new(server.addr);
+    let req = CreateGame {
+        clock: Some(ply_server::api::TimeControl {
+            initial_ms: 4_000,
+            increment_ms: 0,
+        }),
+        ..engine_game("mcts:5s")
+    };
+    let a = c.post("/games", &req).await.expect("POST");
+    assert_eq!(a.status, 201, "{}", a.text());
+    let g: CreatedGame = a.json().expect("a game");
+    let (_, token) = g.seats.0[0].clone();
+    let id = g.state.id.clone();
+    let mut w = ws(server.addr, &id).await;
+    let mut st: GameState = next_state(&mut w).await;
+    for _ in 0..4 {
+        let m = st.legal_moves[0].clone();
+        let a = c
+            .post(&format!("/games/{id}/moves"), &mv(&token, st.version, &m))
+            .await
+            .expect("a move");
+        assert_eq!(a.status, 200, "{}", a.text());
+        let asked = Instant::now();
+        let version = st.version + 2;
+        while st.version < version {
+            st = next_state(&mut w).await;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_millis(1_500),
+            "the engine thought {:?}",
+            asked.elapsed()
+        );
+    }
+    let clock = st.clock.expect("clocks");
+    let engine_left = clock.remaining_ms[1];
+    assert!(
+        engine_left > 2_500,
+        "the engine spent {} ms of 4,000 on four moves",
+        4_000 - engine_left
+    );
+    assert_eq!(st.status, ply_server::api::GameStatus::Playing);
+}
+
+#[test]
+fn a_move_budget_is_a_share_of_the_time_left_and_never_more_than_half() {
+    use ply_server::bots::move_budget;
+    assert_eq!(move_budget(60_000, 0), Duration::from_millis(3_000));
+    assert_eq!(move_budget(60_000, 2_000), Duration::from_millis(4_500));
+    // A large increment with little time left: half the time left, not the increment.
+    assert_eq!(move_budget(1_000, 10_000), Duration::from_millis(500));
+    assert_eq!(move_budget(0, 0), Duration::from_millis(1));
+}

@@ -267,6 +267,7 @@
       e.style.gridRow = String(Math.floor(k / (L.cols + 2)) + 1);
       e.style.gridColumn = String((k % (L.cols + 2)) + 1);
     });
+    if (L.style === 'hexes') hexes(board);
     if (L.style === 'intersections') {
       const g = lines(turn);
       g.style.gridRow = `2 / span ${L.rows}`;
@@ -274,6 +275,28 @@
       board.prepend(g);
     }
     legend();
+  }
+
+  /** A board of hexagons: each row half a cell to the right of the row below it (as drawn:
+   *  turning the board turns the rhombus, and the rule holds again), each cell two of the
+   *  grid's half-columns wide, the coordinates beside the rows and columns they name. */
+  function hexes(board) {
+    const L = page.layout;
+    const R = L.rows;
+    const C = L.cols;
+    const halves = 2 * C + R - 1;
+    board.style.gridTemplateColumns = `1.2rem repeat(${halves}, 1fr) 1.2rem`;
+    board.style.setProperty('--cols', String(halves / 2));
+    [...board.children].forEach((e, k) => {
+      const row = Math.floor(k / (C + 2)); // 0 and R + 1: the columns' names
+      const col = k % (C + 2); // 0 and C + 1: the rows' names
+      const shift = row === 0 ? R - 1 : Math.max(0, R - row);
+      if (col === 0) e.style.gridColumn = String(1 + shift);
+      else if (col === C + 1) e.style.gridColumn = String(2 + shift + 2 * C);
+      else e.style.gridColumn = `${2 + shift + 2 * (col - 1)} / span 2`;
+      // Below the last row, which overlaps its row's bottom by a quarter of its height.
+      if (row === R + 1) e.style.marginTop = '28.87%';
+    });
   }
 
   const SVG = 'http://www.w3.org/2000/svg';

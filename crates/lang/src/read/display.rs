@@ -26,8 +26,10 @@ use std::collections::BTreeMap;
 pub const MAX_GLYPH_CHARS: usize = 3;
 
 /// The styles a board may be drawn in (`[display] board`): `plain` cells, `checkered`
-/// squares, `intersections` with lines (pieces on the points), `holes` (round pits).
-pub const BOARD_STYLES: &[&str] = &["plain", "checkered", "intersections", "holes"];
+/// squares, `intersections` with lines (pieces on the points), `holes` (round pits), `hexes`
+/// (a rhombus of hexagons, each row half a cell to the right of the row below it, so that a
+/// cell's six neighbours are its orthogonal ones and those along the nw-se diagonal).
+pub const BOARD_STYLES: &[&str] = &["plain", "checkered", "intersections", "holes", "hexes"];
 
 /// The images a piece kind may be drawn with (`[display.pieces] image`): a flat `disc`, a
 /// `ring`, a shaded `stone`, a `stack` of two discs; the project's figures, by the letters of
