@@ -961,48 +961,9 @@ fn bench_text_against_the_native_engine_and_without_one() {
     assert!(!r.out.contains("Native"), "{}", r.out);
 }
 
-/// Without the `native` feature (`cargo test -p ply-cli`), `--vs-native` says how to get it.
-#[cfg(not(feature = "native"))]
-#[test]
-fn bench_vs_native_without_the_feature_says_how_to_build_it() {
-    let r = ply(&["bench", CR, "--playouts", "2", "--vs-native"], "");
-    assert_eq!(r.code, 1);
-    assert_eq!(r.out, "");
-    assert!(
-        r.err.starts_with("error: --vs-native compares"),
-        "{}",
-        r.err
-    );
-    assert!(r.err.contains("--features native"), "{}", r.err);
-}
-
-/// Without the `serve` feature (`cargo test -p ply-cli --no-default-features`, as `.ci/run`
-/// does), `ply serve` is still listed and says how to get the server, whatever its flags.
-#[cfg(not(feature = "serve"))]
-#[test]
-fn serve_without_the_feature_says_how_to_build_it() {
-    for args in [
-        &["serve"][..],
-        &["serve", "--addr", "127.0.0.1:0", "--db", "x.db"],
-    ] {
-        let r = ply(args, "");
-        assert_eq!(r.code, 1, "{args:?}: {}", r.err);
-        assert_eq!(r.out, "");
-        assert!(
-            r.err
-                .starts_with("error: this ply was built without the server"),
-            "{}",
-            r.err
-        );
-        assert!(r.err.contains("cargo run --release -- serve"), "{}", r.err);
-    }
-    let help = ply(&["help"], "");
-    assert!(help.out.contains("serve"), "{}", help.out);
-    // The rest of ply is all there: a replay, as the README's first command runs it.
-    let r = ply(&["replay", "examples/jungle_game.txt"], "");
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert!(r.out.contains("A wins"), "{}", r.out);
-}
+// A `ply` built without its features (`--no-default-features`: no server, no hand-written
+// engines) is tested by `crates/cli/tests/without_features.sh`, which `.ci/run` runs on that
+// build: a test here would need the server's whole stack rebuilt for the dev-dependencies.
 
 // ------------------------------------------------------------------------- usage and script
 
