@@ -390,6 +390,38 @@ pub fn check_position(
             ));
         }
     }
+    // 2b. A null move (the search's pass) keys the position as a set-up would, and is taken
+    // back exactly, a move made after it included.
+    if p.can_make_null() && !p.in_check() {
+        doing(|| "making and unmaking a null move".into());
+        let undo = p.make_null();
+        let passed = p.to_position_string();
+        if let Ok(set_up) = Position::from_position_string(rules.clone(), &passed)
+            && set_up.hash() != p.hash()
+        {
+            return Err(format!(
+                "after a null move the key is {:x}, the set-up {passed} has {:x}",
+                p.hash(),
+                set_up.hash()
+            ));
+        }
+        if let Ok(list) = p.legal_moves()
+            && let Some(m) = list.iter().next()
+        {
+            let u = p.make_unchecked(m);
+            p.unmake_unchecked(m, u);
+        }
+        p.unmake_null(undo);
+        if (p.to_position_string(), p.hash()) != before || &p != pos {
+            return Err(format!(
+                "a null move taken back leaves {} (key {:x}), not {}{}",
+                p.to_position_string(),
+                p.hash(),
+                before.0,
+                difference(&p, pos)
+            ));
+        }
+    }
     // A few moves played in a game and taken back; the position after reads back too. (A
     // position string carries no history: where rules of the position after the move read
     // it, the legal moves of the position read may differ, and this is left out.)

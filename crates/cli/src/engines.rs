@@ -39,20 +39,7 @@ pub fn bound_series(s: &Series<'_>) -> Result<(), CliError> {
 
 /// The evaluation the engines use for a pack: its `[eval]`, or material by piece count.
 pub fn evaluation(pack: &Pack) -> Arc<dyn Evaluator> {
-    Arc::new(evaluation_weights(pack))
-}
-
-/// [`evaluation`]'s weights.
-pub fn evaluation_weights(pack: &Pack) -> Weights {
-    match &pack.eval {
-        None => Weights::material(&pack.rules),
-        Some(e) => Weights::from_fn(
-            &pack.rules,
-            |p| e.material[p.code()] as i32,
-            |p, c| (e.value(p, c) - e.material[p.code()]) as i32,
-            e.mobility as i32,
-        ),
-    }
+    Arc::new(Weights::of_pack(pack))
 }
 
 /// A search error in the game's words.

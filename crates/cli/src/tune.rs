@@ -7,7 +7,7 @@
 //! statistics of the fit in its comments.
 
 use crate::common::{PackArgs, load_pack};
-use crate::engines::{evaluation_weights, parse_spec, search_error};
+use crate::engines::{parse_spec, search_error};
 use crate::output::{CliError, CmdResult, Context, print_json};
 use clap::Args;
 use ply_kernel::{Game, Outcome, Player, Rng, Status};
@@ -217,7 +217,7 @@ pub fn run(args: &TuneArgs, cx: &mut Context<'_>) -> CmdResult {
             crate::engines::MAX_SERIES_TABLE_BYTES
         )));
     }
-    let eval = Arc::new(evaluation_weights(&pack));
+    let eval = Arc::new(ply_search::Weights::of_pack(&pack));
     let (samples, results) =
         collect(&start, &eval, args, threads).map_err(|e| search_error(&rules, &e))?;
     if samples.is_empty() {

@@ -108,7 +108,7 @@ pub use notation::{
     parse_path, split_choice,
 };
 pub use piece::{KindId, MAX_KINDS, PIECE_CODES, PLAYERS, Piece, Player};
-pub use position::{Playout, Position, Undo};
+pub use position::{NullUndo, Playout, Position, Undo};
 pub use reason::{PatternId, Reason, RuleId, Section};
 pub use rng::Rng;
 pub use rules::{MAX_REPETITION_LOOKBACK, Rules};

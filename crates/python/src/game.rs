@@ -44,15 +44,7 @@ impl Inner {
 
     fn new(pack: Pack) -> Inner {
         let rules = pack.rules.clone();
-        let eval: Arc<dyn Evaluator> = match &pack.eval {
-            None => Arc::new(Weights::material(&rules)),
-            Some(e) => Arc::new(Weights::from_fn(
-                &rules,
-                |p| e.material[p.code()] as i32,
-                |p, c| (e.value(p, c) - e.material[p.code()]) as i32,
-                e.mobility as i32,
-            )),
-        };
+        let eval: Arc<dyn Evaluator> = Arc::new(Weights::of_pack(&pack));
         Inner {
             space: ActionSpace::new(&rules),
             planes: Planes::new(&rules),

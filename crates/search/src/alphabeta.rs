@@ -1,7 +1,8 @@
 //! Alpha-beta: negamax with iterative deepening, principal variation search, a transposition
 //! table keyed by the kernel's Zobrist key, move ordering (the table's move, captures most
 //! valuable victim first, two killer moves per ply, the history heuristic), quiescence over
-//! captures, and time control.
+//! captures, null-move pruning where the game allows it, check extensions in games with royal
+//! pieces, and time control.
 //!
 //! Scores are from the view of the side to move ([`Score`]). The search is exact at a fixed
 //! depth: the value it returns is the depth-limited minimax value of the position (with
@@ -48,6 +49,22 @@ pub struct AlphaBetaConfig {
     /// (captures by effects, flips, promotions included); the value is then no longer exactly
     /// minimax's.
     pub futility: bool,
+    /// Null-move pruning: in a node that is not on the principal variation, at least three
+    /// plies from the leaves, not in check, whose static value already reaches the window's
+    /// top, the side to move first passes ([`Position::make_null`]) and the opponent's reply
+    /// is searched two or three plies shallower; if even then the side keeps the top, the node
+    /// is cut. Six plies or more from the leaves, a cut is verified by a search of the node
+    /// itself, as shallow, without null moves. It assumes that moving is never worse than
+    /// passing, which games of zugzwang break: `None` (the default) prunes so where the
+    /// evaluation says the game allows it ([`Evaluator::null_move`]: a pack's
+    /// `[eval] null_move = true`); `Some(on)` overrides. The value is then no longer exactly
+    /// minimax's.
+    pub null_move: Option<bool>,
+    /// Check extensions: in a game with royal pieces, a node whose side to move is in check
+    /// is searched one ply deeper (at most as many plies as the iteration's depth along a
+    /// line), so that a line of checks is not cut off at the leaves, where quiescence would
+    /// stand pat in check.
+    pub check_extensions: bool,
 }
 
 impl Default for AlphaBetaConfig {
@@ -59,6 +76,8 @@ impl Default for AlphaBetaConfig {
             reductions: true,
             aspiration: true,
             futility: true,
+            null_move: None,
+            check_extensions: true,
         }
     }
 }
@@ -131,6 +150,8 @@ const KILLER: i32 = 1 << 22;
 const HISTORY_MAX: i32 = 1 << 20;
 /// The first aspiration window's half-width, in hundredths of a piece.
 const ASPIRATION: i32 = 30;
+/// From this many plies from the leaves, a null-move cut is verified.
+const VERIFY_NULL: i32 = 6;
 
 /// An alpha-beta searcher. It keeps its table, killers and history between searches (call
 /// [`AlphaBeta::clear`] for a new game).
@@ -160,6 +181,18 @@ pub struct AlphaBeta {
     pruned: u64,
     /// Root searches repeated with a wider aspiration window in the current search.
     researches: u64,
+    /// Whether the current search prunes by null moves ([`AlphaBetaConfig::null_move`]).
+    null_ok: bool,
+    /// Whether the current search extends checks (a game with royal pieces).
+    extend_checks: bool,
+    /// The current iteration's depth: the most a line is extended by.
+    root_depth: i32,
+    /// Whether a null-move cut is being verified (no null move below).
+    verifying: bool,
+    /// By ply: whether the move made there was a null move (no two in a row).
+    null_made: Vec<bool>,
+    /// Nodes cut by a null move in the current search.
+    null_cuts: u64,
 }
 
 /// An alpha-beta table that could not be allocated.
@@ -239,12 +272,23 @@ impl AlphaBeta {
             margin: 0,
             pruned: 0,
             researches: 0,
+            null_ok: false,
+            extend_checks: false,
+            root_depth: 0,
+            verifying: false,
+            null_made: vec![false; MAX_PLY + 2],
+            null_cuts: 0,
         })
     }
 
     /// The moves futility pruning left unsearched in the last search.
     pub fn pruned(&self) -> u64 {
         self.pruned
+    }
+
+    /// The nodes a null move cut in the last search ([`AlphaBetaConfig::null_move`]).
+    pub fn null_cuts(&self) -> u64 {
+        self.null_cuts
     }
 
     /// The root searches repeated with a wider window in the last search, the score having
@@ -282,6 +326,13 @@ impl AlphaBeta {
         self.error = None;
         self.pruned = 0;
         self.researches = 0;
+        self.null_cuts = 0;
+        self.verifying = false;
+        self.null_ok = self
+            .config
+            .null_move
+            .unwrap_or_else(|| self.eval.null_move());
+        self.extend_checks = self.config.check_extensions && pos.rules().royal_kind().is_some();
         self.margin = pos
             .rules()
             .core()
@@ -308,6 +359,7 @@ impl AlphaBeta {
         let mut best: Option<Info> = None;
         let mut last: Option<i32> = None;
         for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
             let (score, pv) = self.aspirate(&mut pos, &mut root, depth as i32, last);
             if let Some(e) = self.error.take() {
                 return Err(e);
@@ -586,7 +638,7 @@ impl AlphaBeta {
     fn negamax(
         &mut self,
         pos: &mut Position,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -595,6 +647,10 @@ impl AlphaBeta {
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = pos.decided() {
             return Score::of_outcome(o, pos.side_to_move(), ply);
+        }
+        let in_check = self.extend_checks && pos.in_check();
+        if in_check && (ply as i32) < 2 * self.root_depth && ply < MAX_PLY / 2 {
+            depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply);
@@ -626,6 +682,9 @@ impl AlphaBeta {
                     return s;
                 }
             }
+        }
+        if let Some(s) = self.null_cut(pos, depth, alpha, beta, ply, in_check) {
+            return s;
         }
         if !self.generate(pos, ply, tt_move, false) {
             return 0;
@@ -719,6 +778,61 @@ impl AlphaBeta {
         };
         self.store(key, depth, ply, best, bound, best_move);
         best
+    }
+
+    /// Null-move pruning ([`AlphaBetaConfig::null_move`]): the node's score if passing shows
+    /// that it fails high, else `None` (and nothing changed). `in_check`: whether the side to
+    /// move is in check (`false` when checks are not looked at: then passing may leave a royal
+    /// piece attacked, which the opponent's moves do not take, and the pass only misjudges).
+    fn null_cut(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> Option<i32> {
+        if !self.null_ok
+            || self.verifying
+            || in_check
+            || depth < 3
+            || beta - alpha != 1
+            || beta.abs() >= PROVEN / 2
+            || (ply > 0 && self.null_made[ply - 1])
+            || !pos.can_make_null()
+            || (!self.extend_checks && pos.in_check())
+            || self.evaluate(pos) < beta
+        {
+            return None;
+        }
+        let r = 2 + depth / 6;
+        let undo = pos.make_null();
+        self.null_made[ply] = true;
+        let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
+        self.null_made[ply] = false;
+        pos.unmake_null(undo);
+        if self.aborted {
+            return Some(0);
+        }
+        if s < beta {
+            return None;
+        }
+        // A proven win seen after passing is not one: the window's top is.
+        let s = if s >= PROVEN / 2 { beta } else { s };
+        if depth >= VERIFY_NULL {
+            self.verifying = true;
+            let v = self.negamax(pos, depth - r, beta - 1, beta, ply);
+            self.verifying = false;
+            if self.aborted {
+                return Some(0);
+            }
+            if v < beta {
+                return None;
+            }
+        }
+        self.null_cuts += 1;
+        Some(s)
     }
 
     /// The score, for `mover`, of the position a move of `mover` left, searched within

@@ -10,7 +10,8 @@
 //! - `alphabeta` (or `ab`): alpha-beta, 1 s a move; `alphabeta:2s`, `alphabeta:depth=6`,
 //!   `nodes=N`, `tt=BITS` (a table of 2^BITS entries; 0 for none), `quiescence=false`, and
 //!   the search's prunings, each on unless turned off: `futility=false`, `aspiration=false`,
-//!   `reductions=false` (late move reductions).
+//!   `reductions=false` (late move reductions), `checks=false` (check extensions);
+//!   `null=false` or `null=true` overrides the pack's `[eval] null_move` (null-move pruning).
 //!
 //! A time and a depth (or iterations) may be combined: the first reached stops the search.
 
@@ -74,6 +75,10 @@ pub struct EngineSpec {
     pub aspiration: bool,
     /// Alpha-beta late move reductions ([`AlphaBetaConfig::reductions`]).
     pub reductions: bool,
+    /// Alpha-beta null-move pruning, `None` as the pack says ([`AlphaBetaConfig::null_move`]).
+    pub null_move: Option<bool>,
+    /// Alpha-beta check extensions ([`AlphaBetaConfig::check_extensions`]).
+    pub check_extensions: bool,
 }
 
 /// The most an engine spec may ask for. Every front end holds the specs it is given to caps
@@ -230,6 +235,8 @@ impl EngineSpec {
             futility: true,
             aspiration: true,
             reductions: true,
+            null_move: None,
+            check_extensions: true,
         }
     }
 
@@ -241,6 +248,8 @@ impl EngineSpec {
             futility: self.futility,
             aspiration: self.aspiration,
             reductions: self.reductions,
+            null_move: self.null_move,
+            check_extensions: self.check_extensions,
             ..AlphaBetaConfig::default()
         }
     }
@@ -413,6 +422,14 @@ impl FromStr for EngineSpec {
                         only(EngineKind::AlphaBeta, "reductions")?;
                         spec.reductions = flag(value)?;
                     }
+                    "null" => {
+                        only(EngineKind::AlphaBeta, "null")?;
+                        spec.null_move = Some(flag(value)?);
+                    }
+                    "checks" => {
+                        only(EngineKind::AlphaBeta, "checks")?;
+                        spec.check_extensions = flag(value)?;
+                    }
                     "iterations" => {
                         only(EngineKind::Mcts, "iterations")?;
                         spec.iterations = Some(int(value, 1, u64::MAX / 2)?);
@@ -448,7 +465,7 @@ impl FromStr for EngineSpec {
                             }
                             EngineKind::AlphaBeta => {
                                 "time, depth, nodes, tt, quiescence, futility, aspiration, \
-                                 reductions"
+                                 reductions, null, checks"
                             }
                         };
                         return Err(bad(format!("unknown setting `{other}` (known: {known})")));
@@ -502,10 +519,14 @@ impl fmt::Display for EngineSpec {
             ("futility", self.futility, d.futility),
             ("aspiration", self.aspiration, d.aspiration),
             ("reductions", self.reductions, d.reductions),
+            ("checks", self.check_extensions, d.check_extensions),
         ] {
             if on != default {
                 args.push(format!("{name}={on}"));
             }
+        }
+        if let Some(on) = self.null_move {
+            args.push(format!("null={on}"));
         }
         let name = match self.kind {
             EngineKind::Random => "random",

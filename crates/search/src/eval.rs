@@ -24,6 +24,14 @@ pub trait Evaluator: Send + Sync + std::fmt::Debug {
     /// The value of a piece wherever it stands, to order captures (most valuable victim
     /// first).
     fn piece_value(&self, piece: Piece) -> i32;
+
+    /// Whether a search may assume that moving is never worse than passing in this game (no
+    /// zugzwang to speak of), and so prune by null moves
+    /// ([`crate::AlphaBetaConfig::null_move`]). A pack says so by `[eval] null_move = true`;
+    /// false unless declared.
+    fn null_move(&self) -> bool {
+        false
+    }
 }
 
 /// Values by piece and cell, and a mobility weight.
@@ -36,6 +44,8 @@ pub struct Weights {
     material: Vec<i32>,
     /// Hundredths of a piece per legal move more than the opponent has (0: not counted).
     mobility: i32,
+    /// Whether searches may prune by null moves ([`Evaluator::null_move`]).
+    null_move: bool,
 }
 
 impl Weights {
@@ -68,7 +78,30 @@ impl Weights {
             table,
             material: values,
             mobility: mobility.clamp(-MAX_EVAL, MAX_EVAL),
+            null_move: false,
         }
+    }
+
+    /// The weights a pack declares in `[eval]` (material, bonus, mobility, `null_move`), or
+    /// material by piece count without it: what every front end's engines play with.
+    pub fn of_pack(pack: &ply_lang::Pack) -> Weights {
+        match &pack.eval {
+            None => Weights::material(&pack.rules),
+            Some(e) => Weights::from_fn(
+                &pack.rules,
+                |p| e.material[p.code()] as i32,
+                |p, c| (e.value(p, c) - e.material[p.code()]) as i32,
+                e.mobility as i32,
+            )
+            .with_null_move(e.null_move),
+        }
+    }
+
+    /// These weights, saying whether searches may prune by null moves
+    /// ([`Evaluator::null_move`]).
+    pub fn with_null_move(mut self, on: bool) -> Weights {
+        self.null_move = on;
+        self
     }
 
     /// The mobility weight.
@@ -109,5 +142,9 @@ impl Evaluator for Weights {
 
     fn piece_value(&self, piece: Piece) -> i32 {
         self.material[piece.code()]
+    }
+
+    fn null_move(&self) -> bool {
+        self.null_move
     }
 }

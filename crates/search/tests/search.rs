@@ -58,6 +58,8 @@ fn searcher(rules: &Rules, tt_bits: u32, quiescence: bool, exact_depth: bool) ->
             reductions: false,
             aspiration: true,
             futility: false,
+            null_move: Some(false),
+            check_extensions: false,
         },
     )
 }
@@ -260,6 +262,11 @@ fn specs_read_and_print() {
             "alphabeta:depth=4,futility=false,aspiration=false,reductions=false",
         ),
         ("ab:futility=true", "alphabeta"),
+        (
+            "ab:null=false,checks=false",
+            "alphabeta:checks=false,null=false",
+        ),
+        ("ab:null=true,checks=true", "alphabeta:null=true"),
     ] {
         let spec: EngineSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(spec.to_string(), canonical);
@@ -287,6 +294,9 @@ fn specs_read_and_print() {
         "mcts:1s,",
         "mcts:futility=false",
         "alphabeta:aspiration=maybe",
+        "mcts:null=true",
+        "alphabeta:null=sometimes",
+        "random:checks=false",
         "random:1s",
         "minimax",
         "",
@@ -416,6 +426,8 @@ fn aspiration_windows_change_no_value() {
                             reductions: false,
                             aspiration,
                             futility: false,
+                            null_move: Some(false),
+                            check_extensions: false,
                         },
                     );
                     let info = ab.search(&pos, &Limits::depth(depth), &mut |_| {}).unwrap();

@@ -84,15 +84,7 @@ pub fn read_seat(seat: &EngineSeat, rules: &Rules) -> Result<(EngineSpec, Player
 /// The evaluation the engines use for a pack: its `[eval]`, or material by piece count (as
 /// `ply play --vs` does).
 pub fn evaluation(pack: &ply_lang::Pack) -> Arc<dyn Evaluator> {
-    match &pack.eval {
-        None => Arc::new(Weights::material(&pack.rules)),
-        Some(e) => Arc::new(Weights::from_fn(
-            &pack.rules,
-            |p| e.material[p.code()] as i32,
-            |p, c| (e.value(p, c) - e.material[p.code()]) as i32,
-            e.mobility as i32,
-        )),
-    }
+    Arc::new(Weights::of_pack(pack))
 }
 
 /// Tells the hub when the engine's task ends, however it ends.

@@ -6,6 +6,7 @@
 //! material = 'piece.rank * 100'        # or a table: { Elephant = 800, Rat = 300 }
 //! bonus = '10 * (8 - abs(cell.row - 8))' # for a piece on a cell
 //! mobility = 2                           # per legal move more than the opponent has
+//! null_move = true                       # no zugzwang: engines may prune by passing
 //! ```
 //!
 //! `material` and `bonus` are expressions over `piece` (a piece of either player, standing on
@@ -13,6 +14,11 @@
 //! are evaluated for every piece on every cell when the pack is loaded, into the table the
 //! engines read. They may not read the position (`piece_at`, `occupied`, `count`): a piece's
 //! worth is its own, the search does the rest.
+//!
+//! `null_move = true` tells the engines that moving is never worse than passing in this game,
+//! so that alpha-beta may prune by a null move (the side to move passes, and if the opponent
+//! cannot then even the score, the node is cut). A game of zugzwang, where having to move can
+//! lose (king and pawn endings, Connect Four's last columns), leaves it out (false).
 
 use super::reader::Reader;
 use crate::check::{Checker, Scope, Ty};
@@ -54,6 +60,8 @@ pub(crate) struct EvalSpec {
     bonus: Option<(Expr, Loc)>,
     /// `mobility`.
     mobility: i64,
+    /// `null_move`.
+    null_move: bool,
     /// The section's text, key by key, for `ply show`.
     text: Vec<(String, String)>,
 }
@@ -67,7 +75,10 @@ pub struct Evaluation {
     pub value: Vec<i64>,
     /// Hundredths of a piece per legal move more than the opponent has.
     pub mobility: i64,
-    /// The declarations as written (`material`, `bonus`, `mobility`), for display.
+    /// Whether the engines may prune by null moves: moving is never worse than passing.
+    pub null_move: bool,
+    /// The declarations as written (`material`, `bonus`, `mobility`, `null_move`), for
+    /// display.
     pub text: Vec<(String, String)>,
 }
 
@@ -182,6 +193,7 @@ impl EvalSpec {
             material,
             value,
             mobility: self.mobility,
+            null_move: self.null_move,
             text: self.text.clone(),
         })
     }
@@ -200,7 +212,7 @@ impl Reader<'_> {
         }
         t.check_keys(
             "[eval]",
-            &["material", "bonus", "mobility", "doc"],
+            &["material", "bonus", "mobility", "null_move", "doc"],
             &|_| false,
             &mut self.diags,
         );
@@ -266,6 +278,11 @@ impl Reader<'_> {
                 spec.mobility = m;
                 spec.text.push(("mobility".into(), m.to_string()));
             }
+        }
+        if t.get("null_move").is_some() {
+            spec.null_move = self.flag(t, "null_move");
+            spec.text
+                .push(("null_move".into(), spec.null_move.to_string()));
         }
         Some(spec)
     }
