@@ -29,15 +29,7 @@ fn rules(pack: &str) -> Arc<Rules> {
 fn load(pack: &str) -> (Arc<Rules>, Arc<Weights>) {
     let path = format!("{}/../../rulesets/{pack}.toml", env!("CARGO_MANIFEST_DIR"));
     let pack = ply_lang::load(&path, &[]).expect("a shipped pack");
-    let weights = match &pack.eval {
-        None => Weights::material(&pack.rules),
-        Some(e) => Weights::from_fn(
-            &pack.rules,
-            |p| e.material[p.code()] as i32,
-            |p, c| (e.value(p, c) - e.material[p.code()]) as i32,
-            e.mobility as i32,
-        ),
-    };
+    let weights = Weights::of_pack(&pack);
     (pack.rules, Arc::new(weights))
 }
 
